@@ -1,0 +1,86 @@
+"""On-disk cache of file facts, keyed by content hash and tool version.
+
+Entries are JSON, written atomically (temporary file + rename), so concurrent processes
+never see half an entry; anything unreadable is treated as a miss and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from flake8_stale_state import __version__
+from flake8_stale_state.facts import FileFacts
+
+FORMAT = 1
+PROJECT_MARKERS = ("setup.cfg", "pyproject.toml", "tox.ini", ".flake8", ".git")
+
+
+def content_key(source: bytes) -> str:
+    return hashlib.sha256(f"{__version__}:{FORMAT}:".encode() + source).hexdigest()
+
+
+def project_root(start: Path) -> Path:
+    """The nearest folder at or above `start` holding a project marker, else `start`."""
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
+
+
+def default_cache_dir(package_root: Path) -> Path:
+    configured = os.environ.get("STALE_STATE_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    return project_root(package_root) / ".stale_state_cache"
+
+
+class FactsCache:
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.writable = folder is not None
+
+    def _entry(self, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / key[:2] / f"{key}.json"
+
+    def load(self, path: str, key: str) -> FileFacts | None:
+        if self.folder is None:
+            return None
+        try:
+            with open(self._entry(key), encoding="utf-8") as stream:
+                data = json.load(stream)
+            if data.get("key") != key:
+                return None
+            return FileFacts.from_data(path, data["facts"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def store(self, key: str, facts: FileFacts) -> None:
+        if not self.writable:
+            return
+        entry = self._entry(key)
+        try:
+            self._prepare(entry.parent)
+            fd, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                json.dump({"key": key, "facts": facts.to_data()}, stream, separators=(",", ":"))
+            os.replace(temporary, entry)
+        except OSError:
+            # a read-only or full cache folder costs speed, never findings
+            self.writable = False
+
+    def _prepare(self, folder: Path) -> None:
+        if folder.is_dir():
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore = self.folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n")
+
+
+def disabled() -> bool:
+    return os.environ.get("STALE_STATE_NO_CACHE", "") not in ("", "0")

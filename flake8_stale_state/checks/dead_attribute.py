@@ -1,0 +1,57 @@
+"""SS101: `self.X = ...` where no attribute named X is read anywhere in the package.
+
+Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_interval`):
+
+    class PipelineModule:
+        def set_checkpoint_interval(self, interval):
+            self.checkpoint_interval = interval        # SS101 ... did you mean 'activation_checkpoint_interval'?
+
+        def forward(self, x):
+            if self.activation_checkpoint_interval > 0: ...
+
+Good: the attribute is read somewhere in the package, in any file and any form
+(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from flake8_stale_state.facts import FileFacts, Write
+from flake8_stale_state.findings import Finding
+from flake8_stale_state.hint import closest
+
+if TYPE_CHECKING:
+    from flake8_stale_state.index import PackageIndex
+    from flake8_stale_state.settings import Settings
+
+CODE = "SS101"
+NAME = "dead-attribute-write"
+
+
+def is_consumed(write: Write, index: PackageIndex) -> bool:
+    """Read by name, or taken by a framework that reads attributes without naming them."""
+    if write.name in index.read_names:
+        return True
+    traits = index.traits_of(write.cls)
+    return "reads_all" in traits or ("module" in traits and write.constructed)
+
+
+def suggestion(write: Write, index: PackageIndex) -> str | None:
+    same_class = closest(write.name, index.receiver_reads.get(write.cls or "", ()))
+    return same_class or index.read_matcher.closest(write.name)
+
+
+def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
+    for write in facts.writes:
+        if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
+            continue
+        if is_consumed(write, index) or settings.ignores(write.name):
+            continue
+        message = f"'{write.name}' is assigned but never read in package '{index.name}'"
+        hint = suggestion(write, index)
+        if hint:
+            message += f"; did you mean '{hint}'?"
+        context = ".".join(part for part in (write.cls, write.method) if part)
+        yield Finding(facts.path, write.line, write.col, CODE, message, write.name, context)

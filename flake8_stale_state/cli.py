@@ -1,0 +1,111 @@
+"""The `stale-state` command: the same findings as the flake8 plugin, for CI, hooks and scripts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from flake8_stale_state import __version__
+from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.findings import Finding, selected, without_silenced
+from flake8_stale_state.package import python_files
+from flake8_stale_state.settings import Settings, split_list
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like every other input error
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.")
+    parser.add_argument("paths", nargs="*", default=["."], help="files or folders to check (default: .)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--select", default="", help="comma list of code prefixes to report (default: all)")
+    parser.add_argument("--ignore", default="", help="comma list of code prefixes not to report")
+    parser.add_argument("--roots", default="", help="comma list of folders forming one package")
+    parser.add_argument("--ignore-names", default="", help="comma list of attribute names (globs) never reported")
+    parser.add_argument("--cache-dir", default=None, help="folder of the facts cache")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def files_to_check(paths: Sequence[str]) -> Iterator[Path | str]:
+    """Files under the given paths; a path that does not exist comes back as its name, to report."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            yield from python_files(path)
+        elif path.exists() or path.is_symlink():
+            yield path
+        else:
+            yield name
+
+
+def report(findings: list[Finding], output_format: str) -> str:
+    if output_format == "json":
+        rows = [
+            {"path": f.path, "line": f.line, "column": f.col + 1, "code": f.code, "message": f.message,
+             "symbol": f.symbol, "context": f.context}
+            for f in findings
+        ]
+        return json.dumps(rows, indent=2) + "\n"
+    return "".join(f.text() + "\n" for f in findings)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings(
+        roots=tuple(Path(p) for p in split_list(args.roots)),
+        ignore_names=tuple(split_list(args.ignore_names)),
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        use_cache=not args.no_cache,
+    )
+    select, ignore = split_list(args.select.upper()), split_list(args.ignore.upper())
+    for path in (*settings.roots,):
+        if not path.is_dir():
+            raise UsageError(f"--roots: {path}: not a folder")
+    analyzer = Analyzer(settings)
+    findings: list[Finding] = []
+    failed = False
+    for path in files_to_check(args.paths):
+        if isinstance(path, str):
+            print(f"stale-state: {path}: no such file or folder", file=sys.stderr)
+            failed = True
+            continue
+        file_findings = analyzer.check(path)
+        for problem in (f for f in file_findings if f.code == UNANALYSED):
+            print(f"stale-state: {path}: {problem.message.removeprefix('stale-state ')}", file=sys.stderr)
+            failed = True
+        kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
+        if kept:
+            findings.extend(without_silenced(kept, _lines(path)))
+    sys.stdout.write(report(findings, args.format))
+    if failed:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(build_parser().parse_args(argv))
+    except UsageError as error:
+        print(f"stale-state: error: {error}", file=sys.stderr)
+        return EXIT_ERROR

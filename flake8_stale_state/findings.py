@@ -1,0 +1,51 @@
+"""A finding, and the `# noqa` rules flake8 applies to it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+# flake8's own pattern (flake8.defaults.NOQA_INLINE_REGEXP), so both front ends agree
+NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int  # 1-based
+    col: int  # 0-based, as flake8 plugins report it
+    code: str
+    message: str
+    symbol: str = ""  # the attribute or key the finding is about
+    context: str = ""  # enclosing Class.method
+
+    def text(self) -> str:
+        return f"{self.path}:{self.line}:{self.col + 1}: {self.code} {self.message}"
+
+
+def is_silenced(finding: Finding, lines: Sequence[str]) -> bool:
+    if not 1 <= finding.line <= len(lines):
+        return False
+    match = NOQA.search(lines[finding.line - 1])
+    if match is None:
+        return False
+    codes = match.group("codes")
+    if not codes:
+        return True
+    return any(finding.code.upper().startswith(code.upper()) for code in CODE.findall(codes))
+
+
+def without_silenced(findings: Iterable[Finding], lines: Sequence[str]) -> list[Finding]:
+    if any(NOQA_FILE.match(line) for line in lines):
+        return []
+    return [f for f in findings if not is_silenced(f, lines)]
+
+
+def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
+    """flake8's rule: the longest matching prefix decides, select wins a tie."""
+    chosen = max((len(p) for p in select if code.startswith(p)), default=-1) if select else 0
+    dropped = max((len(p) for p in ignore if code.startswith(p)), default=-1)
+    return chosen >= 0 and chosen >= dropped

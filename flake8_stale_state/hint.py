@@ -1,0 +1,57 @@
+""""Did you mean": the read attribute whose name is closest to a dead one."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Collection, Iterable
+
+WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+TYPO_CUTOFF = 0.8  # difflib ratio: one or two characters off in a name of ten
+SHARED_CUTOFF = 0.5  # at least half of the two names' words in common
+
+
+def tokens(name: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in WORD.findall(name))
+
+
+def shared_ratio(a: str, b: str) -> float:
+    mine, theirs = tokens(a), tokens(b)
+    union = mine | theirs
+    return len(mine & theirs) / len(union) if union else 0.0
+
+
+def typo_ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
+
+
+class NameMatcher:
+    """Finds, among many names, the one closest to a given name."""
+
+    def __init__(self, names: Collection[str]) -> None:
+        self.names = list(names)
+        self.by_token: dict[str, set[str]] = {}
+        for name in self.names:
+            for token in tokens(name):
+                self.by_token.setdefault(token, set()).add(name)
+
+    def candidates(self, name: str) -> Iterable[str]:
+        for token in tokens(name):
+            yield from self.by_token.get(token, ())
+        yield from difflib.get_close_matches(name, self.names, n=3, cutoff=TYPO_CUTOFF)
+
+    def closest(self, name: str) -> str | None:
+        return closest(name, self.candidates(name))
+
+
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """Most shared words first, then fewest differing characters, then alphabetical; None if none is close."""
+    best = None
+    for candidate in set(candidates) - {name}:
+        shared, typo = shared_ratio(name, candidate), typo_ratio(name, candidate)
+        if shared < SHARED_CUTOFF and typo < TYPO_CUTOFF:
+            continue
+        key = (-shared, -typo, candidate)
+        if best is None or key < best:
+            best = key
+    return best[2] if best else None

@@ -1,0 +1,159 @@
+"""The package index: the facts of every file of a package, and what they add up to."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from flake8_stale_state.cache import FactsCache, content_key
+from flake8_stale_state.checks import collectors
+from flake8_stale_state.facts import FileFacts, Write, collect_facts
+from flake8_stale_state.hint import NameMatcher
+
+# Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
+FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
+FRAMEWORK_BASES = {
+    "NamedTuple", "TypedDict", "BaseModel", "BaseSettings", "SQLModel", "Struct", "Model",
+    "DeclarativeBase", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag",
+}
+# torch.nn.Module registers submodules and parameters assigned to it and reads them back.
+MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"}
+
+PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
+
+
+def short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+@dataclass
+class PackageIndex:
+    name: str
+    root: Path
+    files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
+
+    def with_file(self, facts: FileFacts) -> PackageIndex:
+        """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
+        return PackageIndex(self.name, self.root, {**self.files, facts.path: facts})
+
+    @cached_property
+    def traits(self) -> dict[str, set[str]]:
+        """Class name -> {"framework", "module", "reads_all"}, inherited along bases within the package."""
+        bases: dict[str, set[str]] = {}
+        traits: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                bases.setdefault(cls, set()).update(short(b) for b in info.bases)
+                own = traits.setdefault(cls, set())
+                if {short(d) for d in info.decorators} & FRAMEWORK_DECORATORS:
+                    own.add("framework")
+                if {short(b) for b in info.bases} & FRAMEWORK_BASES:
+                    own.add("framework")
+                if any(short(b) in MODULE_BASES and (b == short(b) or "nn" in b.split(".")) for b in info.bases):
+                    own.add("module")
+                if info.reads_all:
+                    own.add("reads_all")
+        changed = True
+        while changed:
+            changed = False
+            for cls, parents in bases.items():
+                inherited = set().union(*(traits.get(p, set()) for p in parents)) - traits[cls]
+                if inherited:
+                    traits[cls] |= inherited
+                    changed = True
+        return traits
+
+    def traits_of(self, cls: str | None) -> set[str]:
+        return self.traits.get(cls, set()) if cls else set()
+
+    @cached_property
+    def read_names(self) -> set[str]:
+        names: set[str] = set()
+        for facts in self.files.values():
+            names |= facts.reads
+            for cls, info in facts.classes.items():
+                if "framework" in self.traits_of(cls):
+                    names.update(info.body_names)
+        return names
+
+    @cached_property
+    def receiver_reads(self) -> dict[str, set[str]]:
+        by_class: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, names in facts.receiver_reads.items():
+                by_class.setdefault(cls, set()).update(names)
+        return by_class
+
+    @cached_property
+    def writes_by_name(self) -> dict[str, list[tuple[str, Write]]]:
+        by_name: dict[str, list[tuple[str, Write]]] = {}
+        for path, facts in self.files.items():
+            for write in facts.writes:
+                by_name.setdefault(write.name, []).append((path, write))
+        return by_name
+
+    @cached_property
+    def read_matcher(self) -> NameMatcher:
+        return NameMatcher(self.read_names)
+
+    def relative(self, path: str) -> str:
+        """A file's path as the package knows it: `deepspeed/runtime/pipe/module.py`."""
+        try:
+            return str(Path(path).relative_to(self.root.parent))
+        except ValueError:
+            return path
+
+
+def read_source(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def facts_of_source(path: str, source: bytes | str) -> FileFacts:
+    return collect_facts(path, source, collectors())
+
+
+def _collect(item: tuple[str, bytes]) -> dict:
+    path, source = item
+    return facts_of_source(path, source).to_data()
+
+
+def _can_fork_workers() -> bool:
+    # flake8's -j workers are daemonic, and daemonic processes may not have children
+    return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
+
+
+def gather_facts(paths: Iterable[Path], cache: FactsCache) -> dict[str, FileFacts]:
+    """Facts of every readable file: from the cache where the content is known, else parsed, in parallel."""
+    files: dict[str, FileFacts] = {}
+    missing: list[tuple[str, bytes, str]] = []
+    for path in paths:
+        source = read_source(path)
+        if source is None:
+            continue  # unreadable or gone since discovery: the rest of the package still counts
+        key_path, key = str(path.resolve()), content_key(source)
+        cached = cache.load(key_path, key)
+        if cached is not None:
+            cached.digest = key
+            files[key_path] = cached
+        else:
+            missing.append((key_path, source, key))
+    items = [(p, s) for p, s, _ in missing]
+    if len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
+        with ProcessPoolExecutor() as pool:
+            results = [FileFacts.from_data(p, d) for (p, _), d in zip(items, pool.map(_collect, items, chunksize=8))]
+    else:
+        results = [facts_of_source(p, s) for p, s in items]
+    for (path, _, key), facts in zip(missing, results):
+        facts.digest = key
+        files[path] = facts
+        if facts.error is None:
+            cache.store(key, facts)
+    return files

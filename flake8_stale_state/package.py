@@ -1,0 +1,51 @@
+"""Which files make up the package a file belongs to."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# Folders never part of a package's source, as flake8 excludes them by default.
+SKIPPED_DIRS = {".git", ".hg", ".svn", ".tox", ".nox", ".eggs", "__pycache__", "node_modules", ".venv", "venv"}
+
+
+def package_root(path: Path) -> Path:
+    """The top-most folder reached upward through `__init__.py` files, else the file's own folder."""
+    folder = path.resolve().parent
+    root = folder
+    while (folder / "__init__.py").is_file():
+        root = folder
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return root
+
+
+def is_package(root: Path) -> bool:
+    return (root / "__init__.py").is_file()
+
+
+def python_files(root: Path, recursive: bool = True) -> list[Path]:
+    """Every `.py` file under root, sorted, following no symlinked folder out of or back into the tree."""
+    if not recursive:
+        return sorted(p for p in root.glob("*.py") if p.is_file())
+    found = []
+    seen = set()
+    top = root.resolve()
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith(".") and not d.endswith(".egg-info"))
+        for name in files:
+            if name.endswith(".py"):
+                file = Path(folder, name)
+                real = file.resolve()
+                # a symlink leading out of the tree belongs to another package
+                if real in seen or not real.is_relative_to(top) or not file.is_file():
+                    continue
+                seen.add(real)
+                found.append(file)
+    return sorted(found)
+
+
+def package_files(root: Path) -> list[Path]:
+    """A package is read whole; a loose folder (no `__init__.py`) only for its own files."""
+    return python_files(root, recursive=is_package(root))

@@ -1,0 +1,92 @@
+"""The flake8 front end: options in, findings out, nothing else."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import logging
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from flake8_stale_state import __version__
+from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.settings import Settings, split_list
+
+LOG = logging.getLogger(__name__)
+
+
+def settings_from(options: argparse.Namespace) -> Settings:
+    cache_dir = getattr(options, "stale_state_cache_dir", None)
+    return Settings(
+        roots=tuple(Path(p) for p in split_list(getattr(options, "stale_state_roots", None))),
+        ignore_names=tuple(split_list(getattr(options, "stale_state_ignore_names", None))),
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        use_cache=not getattr(options, "stale_state_no_cache", False),
+    )
+
+
+def _wants_stale_state(options: argparse.Namespace) -> bool:
+    select = [*(getattr(options, "select", None) or []), *(getattr(options, "extend_select", None) or [])]
+    return not getattr(options, "select", None) or any("SS101".startswith(p) or p.startswith("SS") for p in select)
+
+
+def _packages_named(filenames: Sequence[str]) -> Iterator[Path]:
+    """A file of each package flake8 was pointed at, so its index is built before workers fork."""
+    for name in filenames:
+        path = Path(name)
+        if path.is_file():
+            yield path
+        elif (path / "__init__.py").is_file():
+            yield path / "__init__.py"
+
+
+class StaleStatePlugin:
+    name = "flake8-stale-state"
+    version = __version__
+    analyzer: Analyzer | None = None
+
+    def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, manager: Any) -> None:
+        manager.add_option(
+            "--stale-state-roots", parse_from_config=True, comma_separated_list=True, normalize_paths=True,
+            help="Folders whose files form one package for SS checks (default: found through __init__.py).",
+        )
+        manager.add_option(
+            "--stale-state-ignore-names", parse_from_config=True, comma_separated_list=True,
+            help="Attribute names (glob patterns) never reported.",
+        )
+        manager.add_option(
+            "--stale-state-cache-dir", parse_from_config=True, normalize_paths=True,
+            help="Folder of the facts cache (default: .stale_state_cache at the project root).",
+        )
+        manager.add_option(
+            "--stale-state-no-cache", parse_from_config=True, action="store_true",
+            help="Do not read or write the facts cache.",
+        )
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        cls.analyzer = Analyzer(settings_from(options))
+        if not _wants_stale_state(options):
+            return
+        try:
+            for path in _packages_named(getattr(options, "filenames", None) or []):
+                cls.analyzer.index_for(path)
+        except Exception:  # the index is built again lazily, per file, where the failure will be reported
+            LOG.exception("stale-state: building the package index failed")
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        try:
+            analyzer = self.analyzer or Analyzer(Settings())
+            findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)
+        except Exception as error:  # an exception here would abort flake8's whole run
+            LOG.exception("stale-state failed on %s", self.filename)
+            yield 1, 0, f"{UNANALYSED} stale-state internal error: {type(error).__name__}: {error}", type(self)
+            return
+        for finding in findings:
+            yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)

@@ -1,0 +1,26 @@
+"""Options shared by every front end, with one meaning each."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    roots: tuple[Path, ...] = ()  # folders forming one package, overriding discovery
+    ignore_names: tuple[str, ...] = ()  # attribute names (glob patterns) never reported
+    cache_dir: Path | None = None  # None: the default location
+    use_cache: bool = True
+
+    def ignores(self, name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.ignore_names)
+
+
+def split_list(value: str | list[str] | None) -> list[str]:
+    """`a, b` or `a\\n b` or an already-split list, as flake8 accepts comma-separated options."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    return [part.strip() for item in items for part in item.replace("\n", ",").split(",") if part.strip()]
