@@ -6,6 +6,7 @@ and shipped between processes; syntax trees never leave this module.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -217,7 +218,7 @@ class AttributeCollector(Collector):
         self.class_stack.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if not self.class_stack or not self.scope.in_class_body:
+        if not self.class_stack or not self.scope.is_method:
             return
         info = self.class_stack[-1]
         if node.name.value == "__setattr__":
@@ -260,6 +261,17 @@ def parse(source: str | bytes) -> cst.Module:
     return cst.parse_module(source)
 
 
+def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> str:
+    """Python's own wording where Python also rejects the file; libcst's where only libcst does."""
+    try:
+        ast.parse(source)
+    except SyntaxError as python_error:
+        return f"syntax error at line {python_error.lineno}: {python_error.msg}"
+    except Exception:  # noqa: S110 - fall back to libcst's wording below
+        pass
+    return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"
+
+
 def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, type[Collector]]) -> FileFacts:
     """One parse and one batched traversal; a file that cannot be parsed yields facts with `error`."""
     try:
@@ -270,11 +282,15 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         visitors = [ScopeOpener(scope), core, *own.values(), ScopeCloser(scope)]
         MetadataWrapper(module, unsafe_skip_copy=True).visit_batched(visitors)
     except cst.ParserSyntaxError as error:
-        return FileFacts(path=path, error=f"syntax error at line {error.raw_line}: {error.message}")
+        return FileFacts(path=path, error=syntax_error_message(source, error))
+    except SyntaxError as error:  # from the encoding declaration, before parsing starts
+        return FileFacts(path=path, error=f"cannot decode: {error.msg}")
+    except UnicodeDecodeError as error:
+        return FileFacts(path=path, error=f"cannot decode: {error.reason} at byte {error.start}")
     except RecursionError:
-        return FileFacts(path=path, error="too deeply nested to analyse")
-    except (UnicodeDecodeError, ValueError) as error:
-        return FileFacts(path=path, error=f"cannot decode: {error}")
+        return FileFacts(path=path, error="nested too deeply to analyse")
+    except Exception as error:  # one file's failure must not cost the package its other files
+        return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")
     facts = core.result()
     facts.path = path
     facts.checks = {code: collector.result() for code, collector in own.items()}

@@ -7,8 +7,8 @@ import re
 from collections.abc import Collection, Iterable
 
 WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-TYPO_CUTOFF = 0.8  # difflib ratio: one or two characters off in a name of ten
-SHARED_CUTOFF = 0.5  # at least half of the two names' words in common
+TYPO_CUTOFF = 0.85  # difflib ratio: one character off in a name of seven
+SHARED_CUTOFF = 2 / 3  # two thirds of the two names' words in common
 
 
 def tokens(name: str) -> frozenset[str]:
@@ -44,13 +44,27 @@ class NameMatcher:
         return closest(name, self.candidates(name))
 
 
-def closest(name: str, candidates: Iterable[str]) -> str | None:
+def is_close(name: str, candidate: str, same_class: bool) -> bool:
+    """A longer name holding every word of this one, most words shared, or a typo.
+
+    The last needs two words or more outside the class: `data` is in too many names to point anywhere.
+    """
+    mine, theirs = tokens(name), tokens(candidate)
+    if mine and mine <= theirs and (same_class or len(mine) >= 2):
+        return True
+    if shared_ratio(name, candidate) >= SHARED_CUTOFF:
+        return True
+    # a typo keeps the shape of the name: `recieve_buffer`, not `q_config` for `_config`
+    return len(mine) == len(theirs) and typo_ratio(name, candidate) >= TYPO_CUTOFF
+
+
+def closest(name: str, candidates: Iterable[str], same_class: bool = False) -> str | None:
     """Most shared words first, then fewest differing characters, then alphabetical; None if none is close."""
     best = None
     for candidate in set(candidates) - {name}:
-        shared, typo = shared_ratio(name, candidate), typo_ratio(name, candidate)
-        if shared < SHARED_CUTOFF and typo < TYPO_CUTOFF:
+        if candidate.startswith("__") and candidate.endswith("__") or not is_close(name, candidate, same_class):
             continue
+        shared, typo = shared_ratio(name, candidate), typo_ratio(name, candidate)
         key = (-shared, -typo, candidate)
         if best is None or key < best:
             best = key

@@ -33,7 +33,7 @@ def python_files(root: Path, recursive: bool = True) -> list[Path]:
     seen = set()
     top = root.resolve()
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith(".") and not d.endswith(".egg-info"))
+        dirs[:] = sorted(d for d in dirs if not (d in SKIPPED_DIRS or d.startswith(".") or d.endswith(".egg-info")))
         for name in files:
             if name.endswith(".py"):
                 file = Path(folder, name)

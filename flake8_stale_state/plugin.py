@@ -77,15 +77,14 @@ class StaleStatePlugin:
         try:
             for path in _packages_named(getattr(options, "filenames", None) or []):
                 cls.analyzer.index_for(path)
-        except Exception:  # the index is built again lazily, per file, where the failure will be reported
-            LOG.exception("stale-state: building the package index failed")
+        except Exception as error:  # built again lazily, per file, where the failure is reported
+            LOG.warning("stale-state: building the package index failed: %s: %s", type(error).__name__, error)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         try:
             analyzer = self.analyzer or Analyzer(Settings())
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)
         except Exception as error:  # an exception here would abort flake8's whole run
-            LOG.exception("stale-state failed on %s", self.filename)
             yield 1, 0, f"{UNANALYSED} stale-state internal error: {type(error).__name__}: {error}", type(self)
             return
         for finding in findings:

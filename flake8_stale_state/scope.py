@@ -83,6 +83,11 @@ class Scope:
         frame = self.current
         return frame is not None and frame.kind == "class"
 
+    @property
+    def is_method(self) -> bool:
+        """The current frame is a function defined directly in a class body."""
+        return len(self.frames) >= 2 and self.frames[-1].kind == "function" and self.frames[-2].kind == "class"
+
     def enter_class(self, node: cst.ClassDef) -> None:
         self.frames.append(Frame("class", node.name.value, node.name.value, None, None))
 

@@ -39,7 +39,7 @@ def is_consumed(write: Write, index: PackageIndex) -> bool:
 
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:
-    same_class = closest(write.name, index.receiver_reads.get(write.cls or "", ()))
+    same_class = closest(write.name, index.receiver_reads.get(write.cls or "", ()), same_class=True)
     return same_class or index.read_matcher.closest(write.name)
 
 

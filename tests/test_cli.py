@@ -1,0 +1,121 @@
+"""The `stale-state` command: formats, selection, noqa, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from flake8_stale_state.cli import main
+
+SETTER_LINE = "pipe/module.py:19:9: SS101"
+FLAG_LINE = "pipe/module.py:13:13: SS101"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(FIXTURES / "ss101" / "pipeline" / "pipe", tmp_path / "pipe")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, list[str], str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def test_text_format_matches_flake8(project, capsys):
+    code, out, err = run(capsys, "pipe")
+    assert code == 1 and err == ""
+    assert [line.split(" '")[0] for line in out] == [FLAG_LINE, SETTER_LINE]
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "SS", "pipe"], capture_output=True, text=True)
+    assert flake8.stdout.splitlines() == out
+
+
+def test_json_format(project, capsys):
+    code, out, _ = run(capsys, "--format", "json", "pipe")
+    rows = json.loads("\n".join(out))
+    assert code == 1
+    assert rows[1] == {
+        "path": "pipe/module.py", "line": 19, "column": 9, "code": "SS101",
+        "message": "'checkpoint_interval' is assigned but never read in package 'pipe'; "
+        "did you mean 'activation_checkpoint_interval'?",
+        "symbol": "checkpoint_interval", "context": "PipelineModule.set_checkpoint_interval",
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (["--select", "SS101"], 2),
+        (["--select", "ss1"], 2),
+        (["--select", "SS102"], 0),
+        (["--ignore", "SS1"], 0),
+        (["--select", "SS", "--ignore", "SS101"], 0),
+        (["--select", "SS101", "--ignore", "SS"], 2),  # the longer prefix decides, as in flake8
+    ],
+)
+def test_select_and_ignore_by_prefix(project, capsys, options, expected):
+    code, out, _ = run(capsys, *options, "pipe")
+    assert len(out) == expected
+    assert code == (1 if expected else 0)
+
+
+@pytest.mark.parametrize(
+    ("comment", "silenced"),
+    [("  # noqa", True), ("  # noqa: SS101", True), ("  # NOQA:SS1", True), ("  # noqa: E501,SS101", True),
+     ("  # noqa: E501", False), ("  # noqa: SS102", False)],
+)
+def test_noqa_like_flake8(project, capsys, comment, silenced):
+    module = project / "pipe" / "module.py"
+    module.write_text(module.read_text().replace("= interval  # expect: SS101", "= interval" + comment))
+    _, out, _ = run(capsys, "pipe")
+    assert any(line.startswith(SETTER_LINE) for line in out) is not silenced
+    assert any(line.startswith(FLAG_LINE) for line in out)
+
+
+def test_file_level_noqa(project, capsys):
+    module = project / "pipe" / "module.py"
+    module.write_text("# flake8: noqa\n" + module.read_text())
+    assert run(capsys, "pipe") == (0, [], "")
+
+
+def test_missing_path_is_an_input_error_but_other_paths_are_checked(project, capsys):
+    code, out, err = run(capsys, "nowhere.py", "pipe")
+    assert code == 2
+    assert len(out) == 2
+    assert err == "stale-state: nowhere.py: no such file or folder\n"
+
+
+def test_unparsable_file_gets_one_line_and_the_rest_is_reported(project, capsys):
+    (project / "pipe" / "broken.py").write_text("class Broken(:\n    pass\n")
+    code, out, err = run(capsys, "pipe")
+    assert code == 2
+    assert len(out) == 2
+    assert err.count("\n") == 1
+    assert err.startswith("stale-state: pipe/broken.py: could not analyse this file: syntax error at line 1")
+
+
+def test_usage_error_is_one_line(capsys):
+    code, out, err = run(capsys, "--format", "yaml")
+    assert code == 2 and out == []
+    assert err.count("\n") == 1 and err.startswith("stale-state: error: argument --format")
+
+
+def test_clean_package_exits_zero(tmp_path, capsys):
+    (tmp_path / "clean.py").write_text("class A:\n    def f(self):\n        self.x = 1\n        return self.x\n")
+    assert run(capsys, str(tmp_path)) == (0, [], "")
+
+
+@pytest.mark.parametrize("command", [["stale-state"], [sys.executable, "-m", "flake8_stale_state"]])
+def test_entry_points(project, command):
+    executable = shutil.which(command[0]) or str(Path(sys.executable).parent / command[0])
+    result = subprocess.run([executable, *command[1:], "pipe"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1].startswith(SETTER_LINE)
