@@ -19,8 +19,13 @@ FORMAT = 1
 PROJECT_MARKERS = ("setup.cfg", "pyproject.toml", "tox.ini", ".flake8", ".git")
 
 
-def content_key(source: bytes) -> str:
-    return hashlib.sha256(f"{__version__}:{FORMAT}:".encode() + source).hexdigest()
+def source_digest(source: bytes) -> str:
+    return hashlib.sha256(source).hexdigest()
+
+
+def entry_key(digest: str, kind: str) -> str:
+    """Facts depend on the source, on which collector made them, and on the tool's version."""
+    return hashlib.sha256(f"{__version__}:{FORMAT}:{kind}:{digest}".encode()).hexdigest()
 
 
 def project_root(start: Path) -> Path:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+import io
 import json
 import sys
+import tokenize
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from flake8_stale_state import __version__
+from flake8_stale_state.checks import fix_source
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.findings import Finding, selected, without_silenced
+from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings, split_list
 
@@ -36,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore-names", default="", help="comma list of attribute names (globs) never reported")
     parser.add_argument("--cache-dir", default=None, help="folder of the facts cache")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+    fixing = parser.add_mutually_exclusive_group()
+    fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change no file")
+    fixing.add_argument("--fix", action="store_true", help="apply the fixes in place, then report what remains")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
@@ -75,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_dir():
             raise UsageError(f"--roots: {path}: not a folder")
     analyzer = Analyzer(settings)
+    targets = list(files_to_check(args.paths))
+    analyzer.prepare(path for path in targets if isinstance(path, Path))
+    fixes = apply_fixes(analyzer, args.paths, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []
-    failed = False
-    for path in files_to_check(args.paths):
+    failed = fixes == EXIT_ERROR
+    for path in targets:
         if isinstance(path, str):
             print(f"stale-state: {path}: no such file or folder", file=sys.stderr)
             failed = True
@@ -89,10 +100,50 @@ def run(args: argparse.Namespace) -> int:
         kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
         if kept:
             findings.extend(without_silenced(kept, _lines(path)))
+    if args.diff:
+        return EXIT_ERROR if failed else fixes
     sys.stdout.write(report(findings, args.format))
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def apply_fixes(analyzer: Analyzer, paths: Sequence[str], select: list[str], ignore: list[str], write: bool) -> int:
+    """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone."""
+    status = EXIT_CLEAN
+    for path in files_to_check(paths):
+        original = read_source(path) if isinstance(path, Path) else None
+        decoded = _decoded(original) if original is not None else None
+        if decoded is None:
+            continue  # missing, unreadable or undecodable: the check pass reports it
+        text, encoding = decoded
+
+        def findings_of(source: str, path: Path = path) -> list[Finding]:
+            found = [f for f in analyzer.check(path, source) if selected(f.code, select, ignore)]
+            return without_silenced(found, source.splitlines())
+
+        fixed = fix_source(text, findings_of)
+        if fixed == text:
+            continue
+        if not write:
+            sys.stdout.writelines(difflib.unified_diff(
+                text.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
+            status = max(status, EXIT_FINDINGS)
+        elif read_source(path) != original:
+            print(f"stale-state: {path}: changed on disk since it was analysed; not fixed", file=sys.stderr)
+            status = EXIT_ERROR
+        else:
+            path.write_bytes(fixed.encode(encoding))
+    return status
+
+
+def _decoded(source: bytes) -> tuple[str, str] | None:
+    """The text and its encoding, as Python reads the file (PEP 263)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return source.decode(encoding), encoding
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
 
 
 def _lines(path: Path) -> list[str]:
@@ -102,8 +153,22 @@ def _lines(path: Path) -> list[str]:
         return []
 
 
+def serve_lsp(argv: Sequence[str]) -> int:
+    try:
+        from flake8_stale_state import lsp
+    except ImportError as error:
+        if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        print("stale-state: error: the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'",
+              file=sys.stderr)
+        return EXIT_ERROR
+    return lsp.main(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["lsp"]:  # a subcommand of its own, before the checker's options are parsed
+        return serve_lsp(argv[1:])
     try:
         return run(build_parser().parse_args(argv))
     except UsageError as error:

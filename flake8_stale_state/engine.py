@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from flake8_stale_state.cache import FactsCache, content_key, default_cache_dir, disabled
+from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
 from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.index import PackageIndex, facts_of_source, gather_facts, read_source
+from flake8_stale_state.index import PackageIndex, gather_facts, make_facts, read_source
 from flake8_stale_state.package import package_files, package_root, python_files
 from flake8_stale_state.settings import Settings
 
@@ -16,12 +18,19 @@ UNANALYSED = "SS000"
 
 
 class Analyzer:
-    """Builds each package's index once and checks files against it."""
+    """Builds each package's index once and checks files against it.
+
+    With the pre-pass (the default) the index holds `ast` summaries and libcst parses only the
+    files some check may report on; without it, libcst facts serve as both. Findings are the same.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.roots = tuple(root.resolve() for root in settings.roots)
+        self.index_kind = "summary" if settings.prepass else "full"
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
+        self._caches: dict[Path, FactsCache] = {}
+        self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
 
     def _package(self, path: Path) -> tuple[tuple[Path, ...], str]:
         resolved = path.resolve()
@@ -30,10 +39,15 @@ class Analyzer:
         root = package_root(path)
         return (root,), root.name
 
+    def package_key(self, path: Path) -> tuple[Path, ...]:
+        """The roots of the package `path` belongs to: files with equal keys share one index."""
+        return self._package(path)[0]
+
     def _cache(self, root: Path) -> FactsCache:
-        if not self.settings.use_cache or disabled():
-            return FactsCache(None)
-        return FactsCache(self.settings.cache_dir or default_cache_dir(root))
+        if root not in self._caches:
+            enabled = self.settings.use_cache and not disabled()
+            self._caches[root] = FactsCache(self.settings.cache_dir or default_cache_dir(root) if enabled else None)
+        return self._caches[root]
 
     def index_for(self, path: Path) -> PackageIndex:
         roots, name = self._package(path)
@@ -43,9 +57,36 @@ class Analyzer:
                 files = [f for root in roots for f in python_files(root)]
             else:
                 files = package_files(roots[0])
-            index = PackageIndex(name, roots[0], gather_facts(files, self._cache(roots[0])))
+            index = PackageIndex(name, roots[0], gather_facts(files, self._cache(roots[0]), self.index_kind))
             self._indexes[roots] = index
         return index
+
+    def _indexed_facts(self, index: PackageIndex, key: str, source: str | bytes) -> FileFacts:
+        """The index's facts of the file if they were made from this very source, else fresh ones."""
+        digest = source_digest(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
+        known = index.files.get(key)
+        if known is not None and known.digest == digest:
+            return known
+        return make_facts(self.index_kind, key, source, digest, self._cache(index.root))
+
+    def _needs_full(self, facts: FileFacts, index: PackageIndex) -> bool:
+        return facts.error is not None or any(_may_report(check, facts, index, self.settings) for check in CHECKS)
+
+    def prepare(self, paths: Iterable[Path]) -> None:
+        """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
+        all at once and in parallel, rather than one by one as `check` would."""
+        if self.index_kind != "summary":
+            for path in paths:
+                self.index_for(path)
+            return
+        wanted: dict[Path, list[Path]] = {}
+        for path in paths:
+            index = self.index_for(path)
+            facts = index.files.get(str(path.resolve()))
+            if facts is not None and self._needs_full(facts, index):
+                wanted.setdefault(index.root, []).append(path)
+        for root, files in wanted.items():
+            self._full.update(gather_facts(files, self._cache(root), "full"))
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
@@ -56,13 +97,50 @@ class Analyzer:
             source = read_source(path)
             if source is None:
                 return [Finding(display, 1, 0, UNANALYSED, "stale-state could not read this file")]
-        data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
-        facts = index.files.get(key)
-        if facts is None or facts.digest != content_key(data):
-            facts = facts_of_source(key, source)
-            facts.digest = content_key(data)
+        facts = self._indexed_facts(index, key, source)
+        if facts is not index.files.get(key):
             index = index.with_file(facts)
+        if self.index_kind == "summary":
+            if not self._needs_full(facts, index):
+                return []
+            ready = self._full.get(key)
+            if ready is not None and ready.digest == facts.digest:
+                facts = ready
+            else:
+                facts = make_facts("full", key, source, facts.digest, self._cache(index.root))
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
         findings = [replace(f, path=display) for check in CHECKS for f in check.check(facts, index, self.settings)]
         return sorted(findings)
+
+    def update(self, path: Path, source: str | bytes | None = None) -> bool:
+        """Take one file's new content into its package's index, if that index is built; True if it changed.
+
+        `source` is the content an editor holds; None means the disk's (saved, reverted, created or deleted).
+        Content that does not parse leaves the file's last facts in place, so a half-typed line in one file
+        does not make its reads vanish from the checks of the others.
+        """
+        roots = self.package_key(path)
+        index = self._indexes.get(roots)
+        if index is None:
+            return False  # built from the disk when first needed
+        key = str(path.resolve())
+        if source is None:
+            source = read_source(path)
+        if source is None:
+            if key not in index.files:
+                return False
+            remaining = {k: v for k, v in index.files.items() if k != key}
+            self._indexes[roots] = PackageIndex(index.name, index.root, remaining)
+            return True
+        facts = self._indexed_facts(index, key, source)
+        if facts is index.files.get(key) or (facts.error and key in index.files):
+            return False
+        self._indexes[roots] = index.with_file(facts)
+        return True
+
+
+def _may_report(check, summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
+    """A check's cheap verdict on a file's summary: False only where its libcst pass cannot find anything."""
+    may_report = getattr(check, "may_report", None)
+    return may_report is None or may_report(summary, index, settings)

@@ -28,10 +28,11 @@ class Write(NamedTuple):
     owner: str  # dotted text of the owner, e.g. "self" or "self.module"
     on_receiver: bool  # owner is the method's first parameter
     constructed: bool  # value is a call of a capitalised name, e.g. nn.Linear(...)
+    same_name: bool  # value mentions `name`, e.g. cfg['name']: a possible seed from a config
 
 
 class ClassInfo(NamedTuple):
-    bases: list[str]
+    bases: list[str]  # dotted names
     decorators: list[str]
     body_names: list[str]  # names bound in the class body (fields of framework classes)
     reads_all: bool  # vars(self), self.__dict__, __setattr__, asdict(self): every attribute is consumed
@@ -45,6 +46,7 @@ class FileFacts:
     receiver_reads: dict[str, set[str]] = field(default_factory=dict)  # class -> names read via self
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # each check's own collected data
+    signals: set[str] = field(default_factory=set)  # cheap shapes seen by the ast pre-pass (summary.py)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -55,6 +57,7 @@ class FileFacts:
             "receiver_reads": {k: sorted(v) for k, v in self.receiver_reads.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": self.checks,
+            "signals": sorted(self.signals),
             "error": self.error,
         }
 
@@ -67,6 +70,7 @@ class FileFacts:
             receiver_reads={k: set(v) for k, v in data["receiver_reads"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
             checks=data["checks"],
+            signals=set(data["signals"]),
             error=data["error"],
         )
 
@@ -93,6 +97,92 @@ STRING_READERS = {"getattr", "hasattr", "delattr"}
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
 FIELD_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 INTROSPECTORS = {"vars", "asdict", "dataclasses.asdict", "attr.asdict", "attrs.asdict"}
+LISTED_NAMES = ("__slots__", "__match_args__")
+
+
+def is_constructor(callee: str | None) -> bool:
+    """`nn.Linear`, `Parameter`: a call of a capitalised name builds an object (a submodule, say)."""
+    return bool(callee) and callee.rsplit(".", 1)[-1][:1].isupper()
+
+
+class FactsBuilder:
+    """The rules that turn what a traversal meets into facts, whichever library parsed the file.
+
+    The libcst collector below and the `ast` summary (summary.py) both report to it, so both
+    produce the same facts from the same source.
+    """
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.facts = FileFacts(path="")
+        self.class_stack: list[str] = []
+
+    def store(self, name: str, line: int, col: int, owner: str | None, constructed: bool, same_name: bool) -> None:
+        """`owner.name = value`; `same_name`: the value mentions `name` (a seed such as `cfg['name']`)."""
+        receiver = self.scope.receiver
+        self.facts.writes.append(
+            Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "",
+                  receiver is not None and owner == receiver, constructed, same_name)
+        )
+
+    def read(self, name: str, owner: str | None) -> None:
+        self.facts.reads.add(name)
+        receiver = self.scope.receiver
+        if receiver and owner == receiver:
+            self.facts.receiver_reads.setdefault(self.scope.owner_class, set()).add(name)
+            if name == "__dict__":
+                self._class_reads_all()
+
+    def call(self, callee: str | None, strings: list[str | None], first_argument: str | None) -> None:
+        """A call, with the string value of each positional argument and the name of the first one."""
+        callee = callee or ""
+        if callee in STRING_READERS and len(strings) >= 2 and strings[1]:
+            self.facts.reads.add(strings[1])
+        elif callee.rsplit(".", 1)[-1] == "attrgetter":
+            for value in strings:
+                if value:
+                    self.facts.reads.update(value.split("."))
+        elif callee in INTROSPECTORS and first_argument and first_argument == self.scope.receiver:
+            self._class_reads_all()
+
+    def string(self, value: str) -> None:
+        if "{" in value and "." in value:
+            for fmt_field in FORMAT_FIELD.findall(value):
+                self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
+
+    def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
+        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False)
+        self.class_stack.append(name)
+
+    def leave_class(self) -> None:
+        self.class_stack.pop()
+
+    def method(self, name: str, decorators: list[str]) -> None:
+        """A function defined directly in a class body (called once the scope has entered it)."""
+        if name == "__setattr__":
+            self._class_reads_all()
+        for decorator in decorators:
+            # `@x.setter` turns `self.x = v` into a call of the setter
+            if decorator.endswith((".setter", ".deleter")):
+                self.facts.reads.add(decorator.split(".")[0])
+        self._current_class().body_names.append(name)
+
+    def class_binding(self, targets: list[str], listed: list[str]) -> None:
+        """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`."""
+        if not self.class_stack or not self.scope.in_class_body:
+            return
+        self._current_class().body_names.extend(targets)
+        if any(target in LISTED_NAMES for target in targets):
+            self.facts.reads.update(listed)
+
+    def _current_class(self) -> ClassInfo:
+        return self.facts.classes[self.class_stack[-1]]
+
+    def _class_reads_all(self) -> None:
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        if info is not None and not info.reads_all:
+            self.facts.classes[cls] = info._replace(reads_all=True)
 
 
 def string_value(node: cst.BaseExpression) -> str | None:
@@ -113,26 +203,38 @@ def target_attributes(target: cst.BaseExpression) -> list[cst.Attribute]:
     return []
 
 
-def is_constructed(value: cst.BaseExpression | None) -> bool:
-    if not isinstance(value, cst.Call):
-        return False
-    name = dotted_name(value.func)
-    return bool(name) and name.rsplit(".", 1)[-1][:1].isupper()
+def mentions(value: cst.CSTNode, name: str) -> bool:
+    """The expression holds `name` as an attribute or a string: `cfg.name`, `cfg['name']`, `getattr(c, 'name')`."""
+    if isinstance(value, cst.Attribute) and value.attr.value == name:
+        return True
+    if isinstance(value, cst.SimpleString) and string_value(value) == name:
+        return True
+    return any(mentions(child, name) for child in value.children)
+
+
+def listed_strings(node: cst.BaseExpression | None) -> list[str]:
+    if node is None:
+        return []
+    value = string_value(node)
+    if value is not None:
+        return [value]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [s for element in node.elements for s in listed_strings(element.value)]
+    return []
 
 
 class AttributeCollector(Collector):
-    """Attribute stores and every form of attribute read, by name."""
+    """Attribute stores and every form of attribute read, from the libcst tree."""
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
-        self.stores: dict[int, cst.BaseExpression | None] = {}  # id(Attribute) -> assigned value
-        self.facts = FileFacts(path="")
-        self.class_stack: list[ClassInfo] = []
+        self.stores: dict[int, cst.BaseExpression | None] = {}  # id(Attribute) -> the value it is assigned
+        self.builder = FactsBuilder(scope)
+        self.in_import = False  # `import a.b` names a module: no attribute is read
 
     def result(self) -> FileFacts:
-        return self.facts
+        return self.builder.facts
 
-    # stores -----------------------------------------------------------------------------
     def _mark_stores(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         single = isinstance(target, cst.Attribute)
         for attribute in target_attributes(target):
@@ -141,11 +243,16 @@ class AttributeCollector(Collector):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._mark_stores(target.target, node.value)
-        self._class_body_binding([t.target for t in node.targets], node.value)
+        self._class_binding([t.target for t in node.targets], node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._mark_stores(node.target, node.value)
-        self._class_body_binding([node.target], node.value)
+        self._class_binding([node.target], node.value)
+
+    def _class_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
+        names = [t.value for t in targets if isinstance(t, cst.Name)]
+        if names:
+            self.builder.class_binding(names, listed_strings(value))
 
     def visit_For(self, node: cst.For) -> None:
         self._mark_stores(node.target, None)
@@ -159,102 +266,54 @@ class AttributeCollector(Collector):
 
     # AugAssign and Del targets are reads: they need the attribute to exist and use it.
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        name = node.attr.value
-        if id(node) in self.stores:
-            value = self.stores.pop(id(node))
-            line, col = self.position(node)
-            owner = dotted_name(node.value) or ""
-            receiver = self.scope.receiver
-            self.facts.writes.append(
-                Write(
-                    name, line, col, self.scope.owner_class, self.scope.method, owner,
-                    receiver is not None and owner == receiver, is_constructed(value),
-                )
-            )
-            return
-        self.facts.reads.add(name)
-        receiver = self.scope.receiver
-        if receiver and isinstance(node.value, cst.Name) and node.value.value == receiver:
-            self.facts.receiver_reads.setdefault(self.scope.owner_class, set()).add(name)
-            if name == "__dict__":
-                self._class_reads_all()
+    def visit_Import(self, node: cst.Import) -> None:
+        self.in_import = True
 
-    # reads by string ------------------------------------------------------------------------
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self.in_import = False
+
+    visit_ImportFrom = visit_Import
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self.in_import = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.in_import:
+            return
+        name = node.attr.value
+        owner = dotted_name(node.value)
+        if id(node) not in self.stores:
+            self.builder.read(name, owner)
+            return
+        value = self.stores.pop(id(node))
+        line, col = self.position(node)
+        constructed = isinstance(value, cst.Call) and is_constructor(dotted_name(value.func))
+        self.builder.store(name, line, col, owner, constructed, value is not None and mentions(value, name))
+
     def visit_Call(self, node: cst.Call) -> None:
-        name = dotted_name(node.func) or ""
-        short = name.rsplit(".", 1)[-1]
-        if name in STRING_READERS and len(node.args) >= 2:
-            value = string_value(node.args[1].value)
-            if value:
-                self.facts.reads.add(value)
-        elif short == "attrgetter":
-            for arg in node.args:
-                value = string_value(arg.value)
-                if value:
-                    self.facts.reads.update(value.split("."))
-        elif name in INTROSPECTORS and node.args:
-            receiver = self.scope.receiver
-            arg = node.args[0].value
-            if receiver and isinstance(arg, cst.Name) and arg.value == receiver:
-                self._class_reads_all()
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        first = positional[0] if positional else None
+        self.builder.call(
+            dotted_name(node.func), [string_value(arg) for arg in positional],
+            first.value if isinstance(first, cst.Name) else None,
+        )
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        if "{" not in node.value or "." not in node.value:
-            return
-        value = node.evaluated_value
-        if isinstance(value, str):
-            for fmt_field in FORMAT_FIELD.findall(value):
-                self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
+        if "{" in node.value:
+            value = node.evaluated_value
+            if isinstance(value, str):
+                self.builder.string(value)
 
-    # classes ---------------------------------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        bases = [dotted_name(arg.value) for arg in node.bases if arg.keyword is None]
-        info = ClassInfo([b for b in bases if b], decorator_names(node), [], False)
-        self.facts.classes[node.name.value] = info
-        self.class_stack.append(info)
+        bases = [dotted_name(arg.value) for arg in node.bases if arg.keyword is None and not arg.star]
+        self.builder.enter_class(node.name.value, bases, decorator_names(node))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.class_stack.pop()
+        self.builder.leave_class()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if not self.class_stack or not self.scope.is_method:
-            return
-        info = self.class_stack[-1]
-        if node.name.value == "__setattr__":
-            self._class_reads_all()
-        for decorator in decorator_names(node):
-            # `@x.setter` turns `self.x = v` into a call of the setter
-            if decorator.endswith((".setter", ".deleter")):
-                self.facts.reads.add(decorator.split(".")[0])
-        info.body_names.append(node.name.value)
-
-    def _class_body_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
-        if not self.class_stack or not self.scope.in_class_body:
-            return
-        for target in targets:
-            if not isinstance(target, cst.Name):
-                continue
-            self.class_stack[-1].body_names.append(target.value)
-            if target.value in ("__slots__", "__match_args__") and value is not None:
-                self.facts.reads.update(_strings_in(value))
-
-    def _class_reads_all(self) -> None:
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
-        if info is not None and not info.reads_all:
-            self.facts.classes[cls] = info._replace(reads_all=True)
-            if self.class_stack and self.class_stack[-1] is info:
-                self.class_stack[-1] = self.facts.classes[cls]
-
-
-def _strings_in(node: cst.BaseExpression) -> list[str]:
-    value = string_value(node)
-    if value is not None:
-        return [value]
-    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        return [s for element in node.elements for s in _strings_in(element.value)]
-    return []
+        if self.scope.is_method:
+            self.builder.method(node.name.value, decorator_names(node))
 
 
 def parse(source: str | bytes) -> cst.Module:

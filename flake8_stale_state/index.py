@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from flake8_stale_state.cache import FactsCache, content_key
+from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.facts import FileFacts, Write, collect_facts
 from flake8_stale_state.hint import NameMatcher
+from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -116,13 +117,30 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def facts_of_source(path: str, source: bytes | str) -> FileFacts:
+def full_facts(path: str, source: bytes | str) -> FileFacts:
+    """Facts from libcst: every collector, positions, what findings and fixes are made of."""
     return collect_facts(path, source, collectors())
 
 
-def _collect(item: tuple[str, bytes]) -> dict:
-    path, source = item
-    return facts_of_source(path, source).to_data()
+# How facts of a kind are made: "summary" by the ast pre-pass, "full" by libcst.
+MAKERS = {"summary": summarize, "full": full_facts}
+
+
+def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
+    """Facts of one source, from the cache when it knows them."""
+    key = entry_key(digest, kind)
+    facts = cache.load(path, key)
+    if facts is None:
+        facts = MAKERS[kind](path, source)
+        if facts.error is None:
+            cache.store(key, facts)
+    facts.digest = digest
+    return facts
+
+
+def _make(item: tuple[str, str, bytes]) -> dict:
+    kind, path, source = item
+    return MAKERS[kind](path, source).to_data()
 
 
 def _can_fork_workers() -> bool:
@@ -130,30 +148,30 @@ def _can_fork_workers() -> bool:
     return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
 
 
-def gather_facts(paths: Iterable[Path], cache: FactsCache) -> dict[str, FileFacts]:
-    """Facts of every readable file: from the cache where the content is known, else parsed, in parallel."""
+def gather_facts(paths: Iterable[Path], cache: FactsCache, kind: str) -> dict[str, FileFacts]:
+    """Facts of every readable file: from the cache where the content is known, else made, in parallel."""
     files: dict[str, FileFacts] = {}
     missing: list[tuple[str, bytes, str]] = []
     for path in paths:
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
-        key_path, key = str(path.resolve()), content_key(source)
-        cached = cache.load(key_path, key)
+        key_path, digest = str(path.resolve()), source_digest(source)
+        cached = cache.load(key_path, entry_key(digest, kind))
         if cached is not None:
-            cached.digest = key
+            cached.digest = digest
             files[key_path] = cached
         else:
-            missing.append((key_path, source, key))
-    items = [(p, s) for p, s, _ in missing]
+            missing.append((key_path, source, digest))
+    items = [(kind, path, source) for path, source, _ in missing]
     if len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
         with ProcessPoolExecutor() as pool:
-            results = [FileFacts.from_data(p, d) for (p, _), d in zip(items, pool.map(_collect, items, chunksize=8))]
+            made = [FileFacts.from_data(p, d) for (_, p, _), d in zip(items, pool.map(_make, items, chunksize=8))]
     else:
-        results = [facts_of_source(p, s) for p, s in items]
-    for (path, _, key), facts in zip(missing, results):
-        facts.digest = key
+        made = [MAKERS[kind](path, source) for kind, path, source in items]
+    for (path, _, digest), facts in zip(missing, made):
+        facts.digest = digest
         files[path] = facts
         if facts.error is None:
-            cache.store(key, facts)
+            cache.store(entry_key(digest, kind), facts)
     return files

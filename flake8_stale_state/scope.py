@@ -1,6 +1,7 @@
 """Where a node sits: enclosing class, method, and the name its first parameter binds.
 
-Collectors run in one batched libcst traversal. The tracker is split into an opening
+`Scope` knows no syntax tree library: the libcst collectors and the `ast` summary feed it alike.
+libcst collectors run in one batched traversal. The tracker is split into an opening
 visitor placed first in the batch and a closing one placed last, so every collector
 sees the scope of the node it visits, on the way in and on the way out.
 """
@@ -53,6 +54,11 @@ def _parameter_names(params: cst.Parameters) -> list[str]:
     return [p.name.value for p in every]
 
 
+def _first_positional(params: cst.Parameters) -> str | None:
+    first = params.posonly_params or params.params
+    return first[0].name.value if first else None
+
+
 class Scope:
     """The stack of classes and functions around the node being visited."""
 
@@ -88,23 +94,21 @@ class Scope:
         """The current frame is a function defined directly in a class body."""
         return len(self.frames) >= 2 and self.frames[-1].kind == "function" and self.frames[-2].kind == "class"
 
-    def enter_class(self, node: cst.ClassDef) -> None:
-        self.frames.append(Frame("class", node.name.value, node.name.value, None, None))
+    def enter_class(self, name: str) -> None:
+        self.frames.append(Frame("class", name, name, None, None))
 
-    def enter_function(self, node: cst.FunctionDef) -> None:
-        params = _parameter_names(node.params)
+    def enter_function(self, name: str, parameters: list[str], first: str | None, decorators: list[str]) -> None:
+        """`first` is the first positional parameter, the receiver of a method."""
         parent = self.current
         if parent is not None and parent.kind == "class":
-            is_static = "staticmethod" in decorator_names(node)
-            first = node.params.posonly_params or node.params.params
-            receiver = first[0].name.value if first and not is_static else None
-            frame = Frame("function", node.name.value, parent.name, node.name.value, receiver)
+            receiver = first if "staticmethod" not in decorators else None
+            frame = Frame("function", name, parent.name, name, receiver)
         elif parent is not None and parent.kind == "function":
             # A closure inside a method still sees the method's receiver unless it rebinds the name.
-            receiver = parent.receiver if parent.receiver not in params else None
-            frame = Frame("function", node.name.value, parent.owner_class, parent.method, receiver)
+            receiver = parent.receiver if parent.receiver not in parameters else None
+            frame = Frame("function", name, parent.owner_class, parent.method, receiver)
         else:
-            frame = Frame("function", node.name.value, None, None, None)
+            frame = Frame("function", name, None, None, None)
         self.frames.append(frame)
 
     def leave(self) -> None:
@@ -117,10 +121,12 @@ class ScopeOpener(cst.BatchableCSTVisitor):
         self.scope = scope
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scope.enter_class(node)
+        self.scope.enter_class(node.name.value)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scope.enter_function(node)
+        self.scope.enter_function(
+            node.name.value, _parameter_names(node.params), _first_positional(node.params), decorator_names(node)
+        )
 
 
 class ScopeCloser(cst.BatchableCSTVisitor):

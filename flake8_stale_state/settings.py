@@ -13,6 +13,7 @@ class Settings:
     ignore_names: tuple[str, ...] = ()  # attribute names (glob patterns) never reported
     cache_dir: Path | None = None  # None: the default location
     use_cache: bool = True
+    prepass: bool = True  # the ast pre-pass decides which files libcst parses; findings are the same without
 
     def ignores(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.ignore_names)

@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
-from flake8_stale_state.checks import dead_attribute
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-CHECKS = (dead_attribute,)
+from flake8_stale_state.checks import config_shadow, dead_attribute, stale_cache
+
+if TYPE_CHECKING:
+    from flake8_stale_state.findings import Finding
+
+CHECKS = (dead_attribute, stale_cache, config_shadow)
 
 
 def collectors() -> dict:
     """Code -> the collector class a check needs beyond the shared attribute facts."""
     return {check.CODE: check.Collector for check in CHECKS if getattr(check, "Collector", None)}
+
+
+def fix_source(source: str, findings_of: Callable[[str], list[Finding]]) -> str:
+    """`source` with the findings of every check that has a `fix` fixed, one check at a time.
+
+    `findings_of` analyses a version of the source; it is called again after each check's fix, because a fix
+    moves the lines the next check's findings point to.
+    """
+    for check in CHECKS:
+        fix = getattr(check, "fix", None)
+        if fix is None:
+            continue
+        findings = [f for f in findings_of(source) if f.code == check.CODE]
+        if findings:
+            source = fix(source, findings)
+    return source

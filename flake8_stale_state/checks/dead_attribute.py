@@ -43,12 +43,20 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     return same_class or index.read_matcher.closest(write.name)
 
 
-def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
+def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Write]:
     for write in facts.writes:
         if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
             continue
-        if is_consumed(write, index) or settings.ignores(write.name):
-            continue
+        if not is_consumed(write, index) and not settings.ignores(write.name):
+            yield write
+
+
+def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
+    return any(dead_writes(summary, index, settings))
+
+
+def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
+    for write in dead_writes(facts, index, settings):
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         hint = suggestion(write, index)
         if hint:

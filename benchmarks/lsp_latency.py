@@ -1,0 +1,110 @@
+"""Latency of `stale-state lsp` from didChange to publishDiagnostics, and the server's memory, on DeepSpeed 0.19.3.
+
+    python benchmarks/lsp_latency.py [--runs 20] [--cache-dir DIR]
+
+Starts the server over stdio with the sdist folder as the workspace (downloaded into
+~/.cache/stale-state/sdists, never into the repository), opens deepspeed/runtime/pipe/module.py, which
+indexes the package, then changes the buffer `--runs` times, waiting each time for the diagnostics of that
+version. The latency includes the server's pause after a change (DEBOUNCE_SECONDS). Memory is read from
+/proc (Linux) once the package is indexed and again at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from corpora import sdist  # noqa: E402
+
+from flake8_stale_state.lsp import DEBOUNCE_SECONDS  # noqa: E402
+
+MODULE = "deepspeed/runtime/pipe/module.py"
+
+
+def memory_mib(pid: int) -> dict[str, float]:
+    """Resident memory now (VmRSS) and at its peak (VmHWM), in MiB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0]) / 1024
+    return fields
+
+
+async def measure(tree: Path, runs: int, cache_dir: Path) -> None:
+    client = LanguageClient("lsp-latency", "0")
+    arrivals: asyncio.Queue[tuple[float, types.PublishDiagnosticsParams]] = asyncio.Queue()
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        arrivals.put_nowait((time.perf_counter(), params))
+
+    async def diagnostics_of(uri: str, version: int) -> tuple[float, types.PublishDiagnosticsParams]:
+        while True:
+            arrived, params = await arrivals.get()
+            if params.uri == uri and params.version == version:
+                return arrived, params
+
+    env = {**os.environ, "STALE_STATE_CACHE_DIR": str(cache_dir)}
+    await client.start_io(sys.executable, "-m", "flake8_stale_state", "lsp", env=env)
+    pid = client._server.pid  # the server process, for its memory
+    await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
+                                                         root_uri=tree.as_uri()))
+    client.initialized(types.InitializedParams())
+
+    module = tree / MODULE
+    uri, text = module.as_uri(), module.read_text()
+    sent = time.perf_counter()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+    ))
+    arrived, params = await diagnostics_of(uri, 1)
+    setter = [d for d in params.diagnostics if d.range.start.line == 553]
+    print(f"open (indexes {tree.name}): {arrived - sent:.2f} s, {len(params.diagnostics)} diagnostics, "
+          f"line 554: {setter[0].message if setter else 'MISSING'}")
+    indexed = memory_mib(pid)
+
+    latencies = []
+    for version in range(2, runs + 2):
+        edited = text + f"\n# edit {version} {time.time_ns()}\n"  # content no cache has seen, as typing makes
+        sent = time.perf_counter()
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+        ))
+        arrived, _ = await diagnostics_of(uri, version)
+        latencies.append(arrived - sent)
+    final = memory_mib(pid)
+
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+    median = statistics.median(latencies)
+    print(f"didChange -> publishDiagnostics, warm index, {runs} runs: median {median * 1000:.0f} ms "
+          f"(debounce {DEBOUNCE_SECONDS * 1000:.0f} ms + analysis {(median - DEBOUNCE_SECONDS) * 1000:.0f} ms), "
+          f"min {min(latencies) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
+    print(f"server memory after indexing: RSS {indexed['VmRSS']:.0f} MiB; "
+          f"after the runs: RSS {final['VmRSS']:.0f} MiB, peak {final['VmHWM']:.0f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "stale-state" / "facts",
+                        help="facts cache of the server (warm after the first run)")
+    args = parser.parse_args()
+    asyncio.run(measure(sdist("deepspeed", "0.19.3"), args.runs, args.cache_dir))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""`stale-state lsp` driven over stdio by a real LSP client (pytest-lsp)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from corpora import sdist
+from flake8_stale_state.index import PARALLEL_THRESHOLD
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "flake8_stale_state", "lsp"])
+
+PIPELINE = """\
+class Pipeline:
+    def __init__(self):
+        self.activation_interval = 0
+
+    def set_interval(self, interval):
+        self.interval = interval
+
+    def run(self):
+        return self.activation_interval
+"""
+READER = """\
+def use(pipeline):
+    return pipeline.activation_interval
+"""
+CACHE = """\
+class Cache:
+    def __init__(self):
+        self.results = []
+        self.results_interval = None
+
+    def rebuild(self, funcs, interval):
+        if self.results_interval != interval:
+            for start in range(0, len(funcs), interval):
+                self.results.append(funcs[start])
+            self.results_interval = interval
+        return self.results
+"""
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    for name, text in {"__init__.py": "", "a.py": PIPELINE, "b.py": READER, "cache.py": CACHE}.items():
+        (tmp_path / "pkg" / name).write_text(text)
+    return tmp_path
+
+
+def uri_of(package: Path, name: str) -> str:
+    return (package / "pkg" / name).as_uri()
+
+
+async def published(client: LanguageClient, uri: str, timeout: float = 60) -> list[types.Diagnostic]:
+    """The next diagnostics published for `uri` (the caller pops the previous ones first)."""
+    async def arrival() -> None:
+        while uri not in client.diagnostics:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(arrival(), timeout)
+    return list(client.diagnostics[uri])
+
+
+async def open_document(client: LanguageClient, uri: str, text: str, timeout: float = 60) -> list[types.Diagnostic]:
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+    ))
+    return await published(client, uri, timeout)
+
+
+def replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+    ))
+
+
+@contextlib.asynccontextmanager
+async def server_for(root: Path) -> AsyncIterator[tuple[LanguageClient, types.InitializeResult]]:
+    """The server under test, started by pytest-lsp's client over stdio, with `root` as its workspace."""
+    client = SERVER.client_factory()
+    await client.start_io(*SERVER.server_command)
+    try:
+        yield client, await client.initialize_session(types.InitializeParams(
+            capabilities=types.ClientCapabilities(), root_uri=root.as_uri()
+        ))
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+@pytest_asyncio.fixture
+async def client(package: Path) -> AsyncIterator[LanguageClient]:
+    async with server_for(package) as (client, _):
+        yield client
+
+
+@pytest.mark.asyncio
+async def test_initialize_advertises_sync_and_quick_fixes(package):
+    async with server_for(package) as (_, result):
+        assert result.server_info.name == "stale-state"
+        assert result.capabilities.text_document_sync.open_close
+        assert result.capabilities.text_document_sync.save
+        assert list(result.capabilities.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix]
+
+
+@pytest.mark.asyncio
+async def test_open_publishes_the_dead_write_at_self_x(client: LanguageClient, package: Path):
+    (found,) = await open_document(client, uri_of(package, "a.py"), PIPELINE)
+    assert found.code == "SS101"
+    assert found.source == "stale-state"
+    assert found.severity == types.DiagnosticSeverity.Warning
+    assert found.message == (
+        "'interval' is assigned but never read in package 'pkg'; did you mean 'activation_interval'?"
+    )
+    assert found.range == types.Range(types.Position(5, 8), types.Position(5, 21))  # `self.interval`
+
+
+@pytest.mark.asyncio
+async def test_unsaved_change_is_analysed_after_a_pause(client: LanguageClient, package: Path):
+    uri = uri_of(package, "a.py")
+    await open_document(client, uri, PIPELINE)
+    client.diagnostics.pop(uri)
+    replace_all(client, uri, 2, PIPELINE + "\n    def stop(self):\n        self.stopped = True\n")
+    found = await published(client, uri)
+    assert sorted(d.message.split("'")[1] for d in found) == ["interval", "stopped"]
+    assert (package / "pkg" / "a.py").read_text() == PIPELINE  # nothing was saved
+
+
+@pytest.mark.asyncio
+async def test_a_read_typed_in_another_open_file_clears_the_finding(client: LanguageClient, package: Path):
+    a, b = uri_of(package, "a.py"), uri_of(package, "b.py")
+    assert await open_document(client, a, PIPELINE)
+    assert await open_document(client, b, READER) == []
+    client.diagnostics.pop(a)
+    replace_all(client, b, 2, READER + "\n\ndef period(pipeline):\n    return pipeline.interval\n")
+    assert await published(client, a) == []  # a.py was neither edited nor reopened
+    client.diagnostics.pop(a)
+    replace_all(client, b, 3, READER)
+    assert [d.code for d in await published(client, a)] == ["SS101"]
+
+
+@pytest.mark.asyncio
+async def test_a_read_saved_outside_the_editor_clears_the_finding(client: LanguageClient, package: Path):
+    a = uri_of(package, "a.py")
+    assert await open_document(client, a, PIPELINE)
+    client.diagnostics.pop(a)
+    (package / "pkg" / "b.py").write_text(READER + "\n\ndef period(pipeline):\n    return pipeline.interval\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri_of(package, "b.py"), type=types.FileChangeType.Changed)]
+    ))
+    assert await published(client, a) == []
+
+
+@pytest.mark.asyncio
+async def test_save_publishes(client: LanguageClient, package: Path):
+    uri = uri_of(package, "a.py")
+    expected = await open_document(client, uri, PIPELINE)
+    client.diagnostics.pop(uri)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    assert await published(client, uri) == expected
+
+
+@pytest.mark.asyncio
+async def test_closing_clears_the_diagnostics_and_forgets_the_unsaved_content(client: LanguageClient, package: Path):
+    a, b = uri_of(package, "a.py"), uri_of(package, "b.py")
+    await open_document(client, a, PIPELINE)
+    client.diagnostics.pop(a)
+    await open_document(client, b, READER + "\n\ndef period(pipeline):\n    return pipeline.interval\n")
+    assert await published(client, a) == []
+    client.diagnostics.pop(a)
+    client.diagnostics.pop(b)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(b)))
+    assert await published(client, b) == []
+    assert [d.code for d in await published(client, a)] == ["SS101"]  # the read was never saved
+
+
+@pytest.mark.asyncio
+async def test_rename_to_the_suggested_attribute(client: LanguageClient, package: Path):
+    uri = uri_of(package, "a.py")
+    (found,) = await open_document(client, uri, PIPELINE)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri),
+        range=found.range,
+        context=types.CodeActionContext(diagnostics=[found]),
+    ))
+    (action,) = actions
+    assert action.title == "Rename 'interval' to 'activation_interval'"
+    assert action.kind == types.CodeActionKind.QuickFix
+    assert list(action.edit.changes[uri]) == [types.TextEdit(found.range, "self.activation_interval")]
+
+
+@pytest.mark.asyncio
+async def test_reset_inserted_before_the_loop_for_a_stale_cache(client: LanguageClient, package: Path):
+    uri = uri_of(package, "cache.py")
+    (found,) = await open_document(client, uri, CACHE)
+    assert found.code == "SS102"
+    assert found.range == types.Range(types.Position(8, 16), types.Position(8, 28))  # `self.results`
+    (action,) = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri),
+        range=found.range,
+        context=types.CodeActionContext(diagnostics=[found]),
+    ))
+    assert action.title == "Insert 'self.results = []'"
+    assert list(action.edit.changes[uri]) == [
+        types.TextEdit(types.Range(types.Position(7, 0), types.Position(7, 0)), "            self.results = []\n")
+    ]
+
+
+@pytest.mark.asyncio
+async def test_syntax_error_neither_crashes_nor_hides_the_package(client: LanguageClient, package: Path):
+    a, b = uri_of(package, "a.py"), uri_of(package, "b.py")
+    broken = "def use(pipeline:\n    return pipeline.activation_interval +\n"
+    assert await open_document(client, b, broken) == []
+    found = await open_document(client, a, PIPELINE)
+    assert [d.code for d in found] == ["SS101"]
+    client.diagnostics.pop(a)
+    replace_all(client, b, 2, READER + "\n\ndef period(pipeline):\n    return pipeline.interval\n")
+    assert await published(client, a) == []  # still serving, and the repaired file counts again
+
+
+@pytest.mark.asyncio
+async def test_a_package_indexed_by_worker_processes(tmp_path: Path):
+    """Enough files for the index to be built in worker processes, started while pygls reads stdin."""
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "__init__.py").write_text("")
+    for number in range(PARALLEL_THRESHOLD + 8):
+        (tmp_path / "big" / f"m{number}.py").write_text(
+            f"class C{number}:\n    def __init__(self):\n        self.v{number} = {number}\n\n"
+            f"    def get(self):\n        return self.v{number + 1}\n"
+        )
+    first = tmp_path / "big" / "m0.py"
+    async with server_for(tmp_path) as (client, _):
+        found = await open_document(client, first.as_uri(), first.read_text())
+    assert [d.message.split("'")[1] for d in found] == ["v0"]  # v1 .. are read by the previous module
+
+
+def test_without_the_lsp_extra_one_line_and_exit_2():
+    blocked = (  # an entry of None in sys.modules makes the import fail as if pygls were not installed
+        "import sys; sys.modules['pygls'] = None; from flake8_stale_state.cli import main; sys.exit(main(['lsp']))"
+    )
+    result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "stale-state: error: the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'\n"
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio
+async def test_deepspeed_0_19_3_setter_published_with_its_hint_and_rename():
+    tree = sdist("deepspeed", "0.19.3")
+    module = tree / "deepspeed/runtime/pipe/module.py"
+    async with server_for(tree) as (client, _):
+        found = await open_document(client, module.as_uri(), module.read_text(), timeout=1800)  # indexes the package
+        (setter,) = [d for d in found if d.range.start.line == 553]
+        assert setter.code == "SS101"
+        assert setter.message == (
+            "'checkpoint_interval' is assigned but never read in package 'deepspeed'; "
+            "did you mean 'activation_checkpoint_interval'?"
+        )
+        assert setter.range == types.Range(types.Position(553, 8), types.Position(553, 32))
+        (rename,) = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(module.as_uri()),
+            range=setter.range,
+            context=types.CodeActionContext(diagnostics=[setter]),
+        ))
+        assert list(rename.edit.changes[module.as_uri()]) == [
+            types.TextEdit(setter.range, "self.activation_checkpoint_interval")
+        ]

@@ -1,0 +1,234 @@
+"""SS102 messages, its fix (`stale-state --diff` / `--fix`), and the DeepSpeed 0.19.3 -> 0.19.4 ground truth."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from flake8_stale_state.checks import fix_source, stale_cache
+from flake8_stale_state.cli import main
+from flake8_stale_state.engine import Analyzer
+from flake8_stale_state.settings import Settings
+
+CACHE = textwrap.dedent(
+    """\
+    class Table:
+        def __init__(self):
+            self.rows = []
+            self.source = None
+
+        def load(self, source):
+            if self.source != source:
+                size = len(source)
+
+                # one row per record
+                for record in source:  # in order
+                    self.rows.append(
+                        record,   # kept as is
+                    )
+                self.source = source
+            return self.rows
+    """
+)
+RESET = "            self.rows = []\n"
+
+
+def findings(path: Path, source: str | None = None) -> list:
+    return [f for f in Analyzer(Settings(use_cache=False)).check(path, source) if f.code == "SS102"]
+
+
+def fixed(path: Path, source: str) -> str:
+    path.write_text(source)
+    return fix_source(source, lambda text: findings(path, text))
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_message_names_list_key_and_guard_line_at_the_append():
+    (finding,) = findings(FIXTURES / "ss102" / "interval_cache" / "pkg" / "module.py")
+    assert (finding.line, finding.col) == (16, 16)
+    assert finding.message == (
+        "'is_checkpointable_results' is rebuilt when 'is_checkpointable_results_interval' changes (line 12) "
+        "but is appended to without being cleared first"
+    )
+    assert finding.symbol == "is_checkpointable_results"
+    assert finding.context == "PipelineModule._precompute_checkpointable_values"
+
+
+def test_fix_inserts_the_reset_before_the_loop_keeping_comments_and_layout(tmp_path):
+    path = tmp_path / "table.py"
+    result = fixed(path, CACHE)
+    lines = CACHE.splitlines(keepends=True)
+    loop = next(i for i, line in enumerate(lines) if line.lstrip().startswith("for record"))
+    # the blank line and the comment above the loop stay above the reset, which goes right before the loop
+    assert result == "".join(lines[:loop]) + RESET + "".join(lines[loop:])
+    assert findings(path, result) == []
+
+
+def test_fix_is_idempotent(tmp_path):
+    path = tmp_path / "table.py"
+    once = fixed(path, CACHE)
+    assert fixed(path, once) == once
+
+
+def test_fix_keeps_tabs_and_crlf(tmp_path):
+    source = CACHE.replace("    ", "\t").replace("\n", "\r\n")
+    result = fixed(tmp_path / "table.py", source)
+    assert "\t\t\t# one row per record\r\n\t\t\tself.rows = []\r\n\t\t\tfor record" in result
+    assert result.count("\r\n") == source.count("\r\n") + 1 and "\n" not in result.replace("\r\n", "")
+
+
+@pytest.mark.parametrize(
+    ("initial", "view", "reset"),
+    [
+        ("[]", "None", "self.rows = []"),  # only ever a fresh list of its own: rebind, as upstream did
+        ("rows", "None", "self.rows.clear()"),  # a list passed in is shared with the caller
+        ("collections.deque()", "None", "self.rows.clear()"),  # another type: keep it
+        ("[]", "self.rows", "self.rows.clear()"),  # another attribute holds the same list
+    ],
+)
+def test_fix_rebinds_an_owned_list_and_clears_a_shared_one(tmp_path, initial, view, reset):
+    source = textwrap.dedent(
+        f"""\
+        class Table:
+            def __init__(self, rows):
+                self.rows = {initial}
+                self.view = {view}
+                self.source = None
+
+            def load(self, source):
+                if self.source != source:
+                    for record in source:
+                        self.rows.append(record)
+                    self.source = source
+                return self.rows, self.view
+        """
+    )
+    result = fixed(tmp_path / "table.py", source)
+    assert f"            {reset}\n            for record" in result
+
+
+def test_one_reset_per_list_and_loop(tmp_path):
+    source = textwrap.dedent(
+        """\
+        class Grid:
+            def __init__(self):
+                self.cells, self.rows, self.size = [], [], 0
+
+            def resize(self, size):
+                if self.size != size:
+                    for row in range(size):
+                        for column in range(size):
+                            self.cells.append(column)
+                            self.cells.append(-column)
+                        self.rows.append(row)
+                    self.size = size
+                return self.cells, self.rows
+        """
+    )
+    result = fixed(tmp_path / "grid.py", source)
+    assert "            self.cells.clear()\n            self.rows.clear()\n            for row in" in result
+    assert result.count(".clear()") == 2
+
+
+@pytest.fixture
+def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "table.py"
+    path.write_text(CACHE)
+    return path
+
+
+def test_diff_prints_a_unified_diff_and_changes_nothing(module, capsys):
+    code, out, err = run(capsys, "--no-cache", "--diff", "table.py")
+    fixed_text = fix_source(CACHE, lambda text: findings(module, text))
+    assert (code, err) == (1, "")
+    assert out == "".join(difflib.unified_diff(
+        CACHE.splitlines(True), fixed_text.splitlines(True), "a/table.py", "b/table.py"))
+    assert "+" + RESET in out.splitlines(True)
+    assert module.read_text() == CACHE
+
+
+def test_diff_of_a_clean_file_is_empty(module, capsys):
+    module.write_text(fixed(module, CACHE))
+    assert run(capsys, "--no-cache", "--diff", "table.py") == (0, "", "")
+
+
+def test_fix_writes_then_reports_what_remains_and_a_second_fix_changes_nothing(module, capsys):
+    code, out, err = run(capsys, "--no-cache", "--fix", "table.py")
+    assert (code, out, err) == (0, "", "")
+    once = module.read_text()
+    assert RESET in once
+    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", "")
+    assert module.read_text() == once
+
+
+def test_fix_leaves_silenced_findings_alone(module, capsys):
+    module.write_text(CACHE.replace("self.rows.append(", "self.rows.append(  # noqa: SS102"))
+    before = module.read_text()
+    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", "")
+    assert module.read_text() == before
+
+
+def test_fix_refuses_a_file_changed_since_it_was_analysed(module, capsys, monkeypatch):
+    edited = CACHE + "\n# edited meanwhile\n"
+    original_fix = stale_cache.fix
+
+    def fix_while_someone_edits(source, found):
+        module.write_text(edited)
+        return original_fix(source, found)
+
+    monkeypatch.setattr(stale_cache, "fix", fix_while_someone_edits)
+    code, _, err = run(capsys, "--no-cache", "--fix", "table.py")
+    assert code == 2
+    assert err == "stale-state: table.py: changed on disk since it was analysed; not fixed\n"
+    assert module.read_text() == edited
+
+
+# ground truth -----------------------------------------------------------------------------------------------
+MODULE = "deepspeed/runtime/pipe/module.py"
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("version", "expected"), [("0.19.3", [(229, "is_checkpointable_results")]), ("0.19.4", [])])
+def test_deepspeed_cache_bug_found_in_0_19_3_and_gone_in_0_19_4(version, expected, monkeypatch, capsys):
+    from corpora import sdist
+
+    monkeypatch.chdir(sdist("deepspeed", version))
+    code, out, err = run(capsys, "--select", "SS102", "deepspeed/")
+    assert err == ""
+    found = [re.match(r"(.*?):(\d+):\d+: SS102 '(\w+)'", line).groups() for line in out.splitlines()]
+    assert [(int(line), name) for path, line, name in found if path == MODULE] == expected
+    assert code == (1 if out else 0)
+
+
+@pytest.mark.e2e
+def test_fix_of_0_19_3_adds_the_statement_upstream_added_at_the_same_place(tmp_path, monkeypatch, capsys):
+    from corpora import sdist
+
+    buggy = (sdist("deepspeed", "0.19.3") / MODULE).read_text().splitlines(keepends=True)
+    upstream = (sdist("deepspeed", "0.19.4") / MODULE).read_text().splitlines(keepends=True)
+    copy = tmp_path / "module.py"
+    copy.write_text("".join(buggy))
+    monkeypatch.chdir(tmp_path)
+    run(capsys, "--no-cache", "--select", "SS102", "--fix", "module.py")
+    assert run(capsys, "--no-cache", "--select", "SS102", "module.py") == (0, "", "")
+
+    result = copy.read_text().splitlines(keepends=True)
+    opcodes = difflib.SequenceMatcher(None, buggy, result, autojunk=False).get_opcodes()
+    changes = [op for op in opcodes if op[0] != "equal"]
+    (tag, before, _, added, end), = changes
+    assert (tag, end) == ("insert", added + 1)  # one line added, every other line unchanged
+    upstream_loop = next(i for i, text in enumerate(upstream) if "for start_idx in range(0, num_layers" in text)
+    assert result[added] == upstream[upstream_loop - 1] == "            self.is_checkpointable_results = []\n"
+    assert buggy[before] == upstream[upstream_loop]  # right before the loop, where upstream put it
+    assert buggy[before - 1] == "            self.interval_was_zero = False\n"
