@@ -29,16 +29,21 @@ class NameMatcher:
     """Finds, among many names, the one closest to a given name."""
 
     def __init__(self, names: Collection[str]) -> None:
-        self.names = list(names)
         self.by_token: dict[str, set[str]] = {}
-        for name in self.names:
+        self.by_length: dict[int, list[str]] = {}
+        for name in names:
             for token in tokens(name):
                 self.by_token.setdefault(token, set()).add(name)
+            self.by_length.setdefault(len(name), []).append(name)
 
     def candidates(self, name: str) -> Iterable[str]:
         for token in tokens(name):
             yield from self.by_token.get(token, ())
-        yield from difflib.get_close_matches(name, self.names, n=3, cutoff=TYPO_CUTOFF)
+        # the ratio is at most 2 * shorter / (sum of lengths): passing TYPO_CUTOFF bounds the length difference
+        spread = int(len(name) * (2 / TYPO_CUTOFF - 1)) + 1
+        lengths = range(len(name) - spread, len(name) + spread + 1)
+        similar = [n for length in lengths for n in self.by_length.get(length, ())]
+        yield from difflib.get_close_matches(name, similar, n=3, cutoff=TYPO_CUTOFF)
 
     def closest(self, name: str) -> str | None:
         return closest(name, self.candidates(name))

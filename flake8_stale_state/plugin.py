@@ -11,6 +11,7 @@ from typing import Any
 
 from flake8_stale_state import __version__
 from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings, split_list
 
 LOG = logging.getLogger(__name__)
@@ -28,17 +29,17 @@ def settings_from(options: argparse.Namespace) -> Settings:
 
 def _wants_stale_state(options: argparse.Namespace) -> bool:
     select = [*(getattr(options, "select", None) or []), *(getattr(options, "extend_select", None) or [])]
-    return not getattr(options, "select", None) or any("SS101".startswith(p) or p.startswith("SS") for p in select)
+    return not getattr(options, "select", None) or any(p.startswith("SS") or "SS".startswith(p) for p in select)
 
 
-def _packages_named(filenames: Sequence[str]) -> Iterator[Path]:
-    """A file of each package flake8 was pointed at, so its index is built before workers fork."""
+def _files_named(filenames: Sequence[str]) -> Iterator[Path]:
+    """The Python files flake8 was pointed at, so their analysis is prepared before workers fork."""
     for name in filenames:
         path = Path(name)
         if path.is_file():
             yield path
-        elif (path / "__init__.py").is_file():
-            yield path / "__init__.py"
+        elif path.is_dir():
+            yield from python_files(path)
 
 
 class StaleStatePlugin:
@@ -75,8 +76,7 @@ class StaleStatePlugin:
         if not _wants_stale_state(options):
             return
         try:
-            for path in _packages_named(getattr(options, "filenames", None) or []):
-                cls.analyzer.index_for(path)
+            cls.analyzer.prepare(_files_named(getattr(options, "filenames", None) or []))
         except Exception as error:  # built again lazily, per file, where the failure is reported
             LOG.warning("stale-state: building the package index failed: %s: %s", type(error).__name__, error)
 
