@@ -11,13 +11,13 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from flake8_stale_state import __version__
+from flake8_stale_state import __version__, baseline, config, sarif
 from flake8_stale_state.checks import fix_source
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.findings import Finding, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
-from flake8_stale_state.settings import Settings, split_list
+from flake8_stale_state.settings import split_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,13 +34,18 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.")
     parser.add_argument("paths", nargs="*", default=["."], help="files or folders to check (default: .)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument("--select", default="", help="comma list of code prefixes to report (default: all)")
     parser.add_argument("--ignore", default="", help="comma list of code prefixes not to report")
-    parser.add_argument("--roots", default="", help="comma list of folders forming one package")
-    parser.add_argument("--ignore-names", default="", help="comma list of attribute names (globs) never reported")
-    parser.add_argument("--cache-dir", default=None, help="folder of the facts cache")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+    # options also read from configuration files: None means not given here
+    parser.add_argument("--roots", help="comma list of folders forming one package")
+    parser.add_argument("--ignore-names", help="comma list of attribute names (globs) never reported")
+    parser.add_argument("--cache-dir", help="folder of the facts cache")
+    parser.add_argument("--no-cache", action="store_true", default=None, help="do not read or write the facts cache")
+    parser.add_argument("--framework-bases", help="comma list of base class or decorator names whose attribute "
+                        "writes count as read")
+    parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
+    parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings as a baseline")
     fixing = parser.add_mutually_exclusive_group()
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change no file")
     fixing.add_argument("--fix", action="store_true", help="apply the fixes in place, then report what remains")
@@ -61,6 +66,8 @@ def files_to_check(paths: Sequence[str]) -> Iterator[Path | str]:
 
 
 def report(findings: list[Finding], output_format: str) -> str:
+    if output_format == "sarif":
+        return sarif.dumps(findings)
     if output_format == "json":
         rows = [
             {"path": f.path, "line": f.line, "column": f.col + 1, "code": f.code, "message": f.message,
@@ -72,16 +79,18 @@ def report(findings: list[Finding], output_format: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = Settings(
-        roots=tuple(Path(p) for p in split_list(args.roots)),
-        ignore_names=tuple(split_list(args.ignore_names)),
-        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
-        use_cache=not args.no_cache,
-    )
+    try:
+        configuration = config.load({option: getattr(args, option.replace("-", "_")) for option in config.OPTIONS})
+        # writing a baseline records every finding, so the configured one need not exist yet
+        wanted = configuration.baseline and not args.write_baseline
+        accepted = baseline.load(configuration.baseline) if wanted else None
+    except (config.ConfigError, baseline.BaselineError) as error:
+        raise UsageError(str(error)) from None
+    settings = configuration.settings
     select, ignore = split_list(args.select.upper()), split_list(args.ignore.upper())
     for path in (*settings.roots,):
         if not path.is_dir():
-            raise UsageError(f"--roots: {path}: not a folder")
+            raise UsageError(f"roots: {path}: not a folder")
     analyzer = Analyzer(settings)
     targets = list(files_to_check(args.paths))
     analyzer.prepare(path for path in targets if isinstance(path, Path))
@@ -102,10 +111,31 @@ def run(args: argparse.Namespace) -> int:
             findings.extend(without_silenced(kept, _lines(path)))
     if args.diff:
         return EXIT_ERROR if failed else fixes
+    if args.write_baseline:
+        written = baseline.write(Path(args.write_baseline), findings)
+        print(f"stale-state: baseline {args.write_baseline}: {_entries(written)} written", file=sys.stderr)
+        return EXIT_ERROR if failed else EXIT_CLEAN
+    if accepted is not None:
+        findings = new_findings(accepted, targets, findings)
+        stale = accepted.unmatched()
+        if stale:
+            print(f"stale-state: baseline {configuration.baseline}: {_entries(stale)} no longer "
+                  f"match{'es' if stale == 1 else ''} anything; rewrite it with --write-baseline", file=sys.stderr)
     sys.stdout.write(report(findings, args.format))
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def new_findings(accepted: baseline.Baseline, targets: list[Path | str], findings: list[Finding]) -> list[Finding]:
+    """The findings `accepted` does not account for, each file's taken together so that counts match."""
+    by_file: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_file.setdefault(finding.path, []).append(finding)
+    for path in targets:
+        if isinstance(path, Path):
+            accepted.mark_checked(path)
+    return [f for file_findings in by_file.values() for f in accepted.new_findings(file_findings)]
 
 
 def apply_fixes(analyzer: Analyzer, paths: Sequence[str], select: list[str], ignore: list[str], write: bool) -> int:
@@ -144,6 +174,10 @@ def _decoded(source: bytes) -> tuple[str, str] | None:
         return source.decode(encoding), encoding
     except (SyntaxError, UnicodeDecodeError, LookupError):
         return None
+
+
+def _entries(count: int) -> str:
+    return f"{count} {'entry' if count == 1 else 'entries'}"
 
 
 def _lines(path: Path) -> list[str]:

@@ -57,7 +57,8 @@ class Analyzer:
                 files = [f for root in roots for f in python_files(root)]
             else:
                 files = package_files(roots[0])
-            index = PackageIndex(name, roots[0], gather_facts(files, self._cache(roots[0]), self.index_kind))
+            facts = gather_facts(files, self._cache(roots[0]), self.index_kind)
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases)
             self._indexes[roots] = index
         return index
 
@@ -131,7 +132,7 @@ class Analyzer:
             if key not in index.files:
                 return False
             remaining = {k: v for k, v in index.files.items() if k != key}
-            self._indexes[roots] = PackageIndex(index.name, index.root, remaining)
+            self._indexes[roots] = PackageIndex(index.name, index.root, remaining, index.framework_bases)
             return True
         facts = self._indexed_facts(index, key, source)
         if facts is index.files.get(key) or (facts.error and key in index.files):

@@ -37,14 +37,16 @@ class PackageIndex:
     name: str
     root: Path
     files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
+    framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
-        return PackageIndex(self.name, self.root, {**self.files, facts.path: facts})
+        return PackageIndex(self.name, self.root, {**self.files, facts.path: facts}, self.framework_bases)
 
     @cached_property
     def traits(self) -> dict[str, set[str]]:
         """Class name -> {"framework", "module", "reads_all"}, inherited along bases within the package."""
+        configured = {short(name) for name in self.framework_bases}
         bases: dict[str, set[str]] = {}
         traits: dict[str, set[str]] = {}
         for facts in self.files.values():
@@ -59,6 +61,8 @@ class PackageIndex:
                     own.add("module")
                 if info.reads_all:
                     own.add("reads_all")
+                if {short(n) for n in (*info.bases, *info.decorators)} & configured:
+                    own.update(("framework", "reads_all"))  # fields and every attribute written count as read
         changed = True
         while changed:
             changed = False
@@ -122,8 +126,14 @@ def full_facts(path: str, source: bytes | str) -> FileFacts:
     return collect_facts(path, source, collectors())
 
 
+def summary_facts(path: str, source: bytes | str) -> FileFacts:
+    """The ast pre-pass, or libcst where `ast` cannot parse (newer syntax than this Python's)."""
+    facts = summarize(path, source)
+    return facts if facts.error is None else full_facts(path, source)
+
+
 # How facts of a kind are made: "summary" by the ast pre-pass, "full" by libcst.
-MAKERS = {"summary": summarize, "full": full_facts}
+MAKERS = {"summary": summary_facts, "full": full_facts}
 
 
 def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from flake8_stale_state import __version__
+from flake8_stale_state.baseline import Baseline, BaselineError, load
 from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.findings import without_silenced
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings, split_list
 
@@ -24,7 +26,20 @@ def settings_from(options: argparse.Namespace) -> Settings:
         ignore_names=tuple(split_list(getattr(options, "stale_state_ignore_names", None))),
         cache_dir=Path(cache_dir) if cache_dir else None,
         use_cache=not getattr(options, "stale_state_no_cache", False),
+        framework_bases=tuple(split_list(getattr(options, "stale_state_framework_bases", None))),
     )
+
+
+def baseline_from(options: argparse.Namespace) -> Baseline | None:
+    """The baseline option's file; one that cannot be used is warned about once and everything reported."""
+    path = getattr(options, "stale_state_baseline", None)
+    if not path:
+        return None
+    try:
+        return load(Path(path))
+    except BaselineError as error:
+        LOG.warning("stale-state: %s; reporting every finding", error)
+        return None
 
 
 def _wants_stale_state(options: argparse.Namespace) -> bool:
@@ -46,6 +61,7 @@ class StaleStatePlugin:
     name = "flake8-stale-state"
     version = __version__
     analyzer: Analyzer | None = None
+    baseline: Baseline | None = None
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -69,10 +85,19 @@ class StaleStatePlugin:
             "--stale-state-no-cache", parse_from_config=True, action="store_true",
             help="Do not read or write the facts cache.",
         )
+        manager.add_option(
+            "--stale-state-framework-bases", parse_from_config=True, comma_separated_list=True,
+            help="Base class or decorator names whose attribute writes count as read.",
+        )
+        manager.add_option(
+            "--stale-state-baseline", parse_from_config=True, normalize_paths=True,
+            help="Report only SS findings not recorded in this baseline file (see stale-state --write-baseline).",
+        )
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.analyzer = Analyzer(settings_from(options))
+        cls.baseline = baseline_from(options)
         if not _wants_stale_state(options):
             return
         try:
@@ -84,6 +109,8 @@ class StaleStatePlugin:
         try:
             analyzer = self.analyzer or Analyzer(Settings())
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)
+            if self.baseline is not None:  # as the command does: `# noqa` first, then the baseline
+                findings = self.baseline.new_findings(without_silenced(findings, self.lines))
         except Exception as error:  # an exception here would abort flake8's whole run
             yield 1, 0, f"{UNANALYSED} stale-state internal error: {type(error).__name__}: {error}", type(self)
             return

@@ -13,6 +13,7 @@ class Settings:
     ignore_names: tuple[str, ...] = ()  # attribute names (glob patterns) never reported
     cache_dir: Path | None = None  # None: the default location
     use_cache: bool = True
+    framework_bases: tuple[str, ...] = ()  # base class or decorator names whose attribute writes count as read
     prepass: bool = True  # the ast pre-pass decides which files libcst parses; findings are the same without
 
     def ignores(self, name: str) -> bool:
