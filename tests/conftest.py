@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,20 @@ def expected_findings(root: Path) -> set[tuple[str, int, str]]:
                 for code in re.findall(r"SS\d+", match.group(1)):
                     expected.add((os.path.relpath(path, root), number, code))
     return expected
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the PR 8178 fixture package `pipe`, as the current folder."""
+    shutil.copytree(FIXTURES / "ss101" / "pipeline" / "pipe", tmp_path / "pipe")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, list[str], str]:
+    """`stale-state ARGV` in this process: exit code, stdout lines, stderr."""
+    from flake8_stale_state.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err

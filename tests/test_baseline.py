@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import run_cli
 from flake8_stale_state import baseline
-from flake8_stale_state.cli import main
 from flake8_stale_state.findings import Finding
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(FIXTURES / "ss101" / "pipeline" / "pipe", tmp_path / "pipe")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(capsys, *argv: str) -> tuple[int, list[str], str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out.splitlines(), err
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -36,7 +21,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def test_written_baseline_is_sorted_keyed_without_lines_and_silences_everything(project, capsys):
-    code, out, err = run(capsys, "--write-baseline", "baseline.json", "pipe")
+    code, out, err = run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
     assert code == 0 and out == [] and "2 entries written" in err
     data = json.loads((project / "baseline.json").read_text())
     assert data == {"version": 1, "findings": [
@@ -45,25 +30,25 @@ def test_written_baseline_is_sorted_keyed_without_lines_and_silences_everything(
         {"path": "pipe/module.py", "context": "PipelineModule.set_checkpoint_interval",
          "symbol": "checkpoint_interval", "code": "SS101"},
     ]}
-    assert run(capsys, "--baseline", "baseline.json", "pipe") == (0, [], "")
+    assert run_cli(capsys, "--baseline", "baseline.json", "pipe") == (0, [], "")
 
 
 def test_configured_baseline_is_written_then_used(project, capsys):
     (project / "pyproject.toml").write_text('[tool.stale-state]\nbaseline = "baseline.json"\n')
-    assert run(capsys, "--write-baseline", "baseline.json", "pipe")[0] == 0
-    assert run(capsys, "pipe") == (0, [], "")
+    assert run_cli(capsys, "--write-baseline", "baseline.json", "pipe")[0] == 0
+    assert run_cli(capsys, "pipe") == (0, [], "")
 
 
 def test_line_shift_survives(project, capsys):
-    run(capsys, "--write-baseline", "baseline.json", "pipe")
+    run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
     edit(project / "pipe" / "module.py", '"""The shape', 'import os\n\n\n"""The shape')
-    assert run(capsys, "--baseline", "baseline.json", "pipe") == (0, [], "")
+    assert run_cli(capsys, "--baseline", "baseline.json", "pipe") == (0, [], "")
 
 
 def test_new_finding_reported_and_stale_entry_told(project, capsys):
-    run(capsys, "--write-baseline", "baseline.json", "pipe")
+    run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
     edit(project / "pipe" / "module.py", "self.interval_was_zero = False", "self.interval_was_reset = False")
-    code, out, err = run(capsys, "--baseline", "baseline.json", "pipe")
+    code, out, err = run_cli(capsys, "--baseline", "baseline.json", "pipe")
     assert code == 1
     assert [line.split(" is ")[0] for line in out] == ["pipe/module.py:13:13: SS101 'interval_was_reset'"]
     assert err == ("stale-state: baseline baseline.json: 1 entry no longer matches anything; "
@@ -72,10 +57,10 @@ def test_new_finding_reported_and_stale_entry_told(project, capsys):
 
 def test_entries_of_files_not_checked_are_not_stale_but_of_deleted_files_are(project, capsys):
     (project / "pipe" / "other.py").write_text("class Other:\n    def f(self):\n        self.unused = 1\n")
-    run(capsys, "--write-baseline", "baseline.json", "pipe")
-    assert run(capsys, "--baseline", "baseline.json", "pipe/module.py") == (0, [], "")
+    run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
+    assert run_cli(capsys, "--baseline", "baseline.json", "pipe/module.py") == (0, [], "")
     (project / "pipe" / "other.py").unlink()
-    _, _, err = run(capsys, "--baseline", "baseline.json", "pipe/module.py")
+    _, _, err = run_cli(capsys, "--baseline", "baseline.json", "pipe/module.py")
     assert "1 entry no longer matches anything" in err
 
 
@@ -83,13 +68,13 @@ def test_identical_duplicates_are_counted(project, capsys):
     module = project / "pipe" / "module.py"
     edit(module, "self.checkpoint_interval = interval", "self.checkpoint_interval = interval\n"
          "        self.checkpoint_interval = interval")
-    run(capsys, "--write-baseline", "baseline.json", "pipe")
+    run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
     entries = json.loads((project / "baseline.json").read_text())["findings"]
     assert [e.get("count", 1) for e in entries if e["symbol"] == "checkpoint_interval"] == [2]
-    assert run(capsys, "--baseline", "baseline.json", "pipe")[0] == 0
+    assert run_cli(capsys, "--baseline", "baseline.json", "pipe")[0] == 0
     edit(module, "self.checkpoint_interval = interval\n", "self.checkpoint_interval = interval\n"
          "        self.checkpoint_interval = interval\n", )
-    code, out, _ = run(capsys, "--baseline", "baseline.json", "pipe")
+    code, out, _ = run_cli(capsys, "--baseline", "baseline.json", "pipe")
     assert code == 1 and len(out) == 1 and "'checkpoint_interval'" in out[0]  # the third is new
 
 
@@ -119,7 +104,7 @@ def test_baseline_file_is_stable_and_one_entry_a_line(tmp_path):
 def test_unusable_baseline_is_one_line_error(project, capsys, content, problem):
     if content is not None:
         (project / "baseline.json").write_text(content)
-    code, out, err = run(capsys, "--baseline", "baseline.json", "pipe")
+    code, out, err = run_cli(capsys, "--baseline", "baseline.json", "pipe")
     assert code == 2 and out == []
     assert err.startswith(f"stale-state: error: baseline baseline.json: {problem}") and err.count("\n") == 1
 
@@ -130,7 +115,7 @@ def flake8(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_flake8_option_reports_only_new_findings(project, capsys):
-    run(capsys, "--write-baseline", "baseline.json", "pipe")
+    run_cli(capsys, "--write-baseline", "baseline.json", "pipe")
     edit(project / "pipe" / "module.py", '"""The shape', 'import os\n\n\n"""The shape')
     # flake8 resolves a path against its config file's folder only when it has a slash
     (project / "setup.cfg").write_text("[flake8]\nstale-state-baseline = ./baseline.json\n")

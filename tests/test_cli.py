@@ -10,28 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
-from flake8_stale_state.cli import main
+from conftest import run_cli
 
 SETTER_LINE = "pipe/module.py:19:9: SS101"
 FLAG_LINE = "pipe/module.py:13:13: SS101"
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(FIXTURES / "ss101" / "pipeline" / "pipe", tmp_path / "pipe")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(capsys, *argv: str) -> tuple[int, list[str], str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out.splitlines(), err
-
-
 def test_text_format_matches_flake8(project, capsys):
-    code, out, err = run(capsys, "pipe")
+    code, out, err = run_cli(capsys, "pipe")
     assert code == 1 and err == ""
     assert [line.split(" '")[0] for line in out] == [FLAG_LINE, SETTER_LINE]
     flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "SS", "pipe"], capture_output=True, text=True)
@@ -39,7 +25,7 @@ def test_text_format_matches_flake8(project, capsys):
 
 
 def test_json_format(project, capsys):
-    code, out, _ = run(capsys, "--format", "json", "pipe")
+    code, out, _ = run_cli(capsys, "--format", "json", "pipe")
     rows = json.loads("\n".join(out))
     assert code == 1
     assert rows[1] == {
@@ -62,7 +48,7 @@ def test_json_format(project, capsys):
     ],
 )
 def test_select_and_ignore_by_prefix(project, capsys, options, expected):
-    code, out, _ = run(capsys, *options, "pipe")
+    code, out, _ = run_cli(capsys, *options, "pipe")
     assert len(out) == expected
     assert code == (1 if expected else 0)
 
@@ -75,7 +61,7 @@ def test_select_and_ignore_by_prefix(project, capsys, options, expected):
 def test_noqa_like_flake8(project, capsys, comment, silenced):
     module = project / "pipe" / "module.py"
     module.write_text(module.read_text().replace("= interval  # expect: SS101", "= interval" + comment))
-    _, out, _ = run(capsys, "pipe")
+    _, out, _ = run_cli(capsys, "pipe")
     assert any(line.startswith(SETTER_LINE) for line in out) is not silenced
     assert any(line.startswith(FLAG_LINE) for line in out)
 
@@ -83,11 +69,11 @@ def test_noqa_like_flake8(project, capsys, comment, silenced):
 def test_file_level_noqa(project, capsys):
     module = project / "pipe" / "module.py"
     module.write_text("# flake8: noqa\n" + module.read_text())
-    assert run(capsys, "pipe") == (0, [], "")
+    assert run_cli(capsys, "pipe") == (0, [], "")
 
 
 def test_missing_path_is_an_input_error_but_other_paths_are_checked(project, capsys):
-    code, out, err = run(capsys, "nowhere.py", "pipe")
+    code, out, err = run_cli(capsys, "nowhere.py", "pipe")
     assert code == 2
     assert len(out) == 2
     assert err == "stale-state: nowhere.py: no such file or folder\n"
@@ -95,7 +81,7 @@ def test_missing_path_is_an_input_error_but_other_paths_are_checked(project, cap
 
 def test_unparsable_file_gets_one_line_and_the_rest_is_reported(project, capsys):
     (project / "pipe" / "broken.py").write_text("class Broken(:\n    pass\n")
-    code, out, err = run(capsys, "pipe")
+    code, out, err = run_cli(capsys, "pipe")
     assert code == 2
     assert len(out) == 2
     assert err.count("\n") == 1
@@ -103,14 +89,14 @@ def test_unparsable_file_gets_one_line_and_the_rest_is_reported(project, capsys)
 
 
 def test_usage_error_is_one_line(capsys):
-    code, out, err = run(capsys, "--format", "yaml")
+    code, out, err = run_cli(capsys, "--format", "yaml")
     assert code == 2 and out == []
     assert err.count("\n") == 1 and err.startswith("stale-state: error: argument --format")
 
 
 def test_clean_package_exits_zero(tmp_path, capsys):
     (tmp_path / "clean.py").write_text("class A:\n    def f(self):\n        self.x = 1\n        return self.x\n")
-    assert run(capsys, str(tmp_path)) == (0, [], "")
+    assert run_cli(capsys, str(tmp_path)) == (0, [], "")
 
 
 @pytest.mark.parametrize("command", [["stale-state"], [sys.executable, "-m", "flake8_stale_state"]])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from flake8_stale_state import config
-from flake8_stale_state.cli import main
 
 RECORDS = '''\
 import models
@@ -60,12 +60,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(capsys, *argv: str) -> tuple[int, list[str], str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out.splitlines(), err
-
-
 def reported(out: list[str]) -> list[str]:
     return [line.split("'")[1] for line in out]
 
@@ -74,23 +68,23 @@ ALL = ["loaded_from", "child_state", "dotted_state", "decorated_state", "near_mi
 
 
 def test_without_configuration_everything_is_reported(project, capsys):
-    assert reported(run(capsys, "pkg")[1]) == ALL
+    assert reported(run_cli(capsys, "pkg")[1]) == ALL
 
 
 def test_precedence_command_line_then_pyproject_then_flake8_files(project, capsys):
     (project / "setup.cfg").write_text("[flake8]\nstale-state-ignore-names = loaded_*\n")
-    assert "loaded_from" not in reported(run(capsys, "pkg")[1])
+    assert "loaded_from" not in reported(run_cli(capsys, "pkg")[1])
     (project / "pyproject.toml").write_text('[tool.stale-state]\nignore-names = ["child_*"]\n')
-    out = reported(run(capsys, "pkg")[1])
+    out = reported(run_cli(capsys, "pkg")[1])
     assert "loaded_from" in out and "child_state" not in out  # pyproject wins; options are not merged
-    out = reported(run(capsys, "--ignore-names", "near_*", "pkg")[1])
+    out = reported(run_cli(capsys, "--ignore-names", "near_*", "pkg")[1])
     assert "child_state" in out and "near_miss" not in out
 
 
 def test_pyproject_without_the_table_leaves_setup_cfg_in_force(project, capsys):
     (project / "pyproject.toml").write_text('[tool.black]\nline-length = 120\n')
     (project / "tox.ini").write_text("[flake8]\nstale_state_ignore_names = loaded_*, child_*\n")
-    assert reported(run(capsys, "pkg")[1]) == ALL[2:]
+    assert reported(run_cli(capsys, "pkg")[1]) == ALL[2:]
 
 
 def test_files_found_from_a_subfolder_with_paths_relative_to_them(project, monkeypatch):
@@ -130,19 +124,19 @@ def test_without_a_toml_parser_pyproject_is_skipped(project, monkeypatch):
 ])
 def test_unknown_option_or_bad_value_is_a_one_line_error(project, capsys, file, content, error):
     (project / file).write_text(content)
-    code, out, err = run(capsys, "pkg")
+    code, out, err = run_cli(capsys, "pkg")
     assert code == 2 and out == []
     assert err.startswith(f"stale-state: error: {project / file}: {error.split(': ', 1)[1]}")
     assert err.count("\n") == 1
 
 
 def test_roots_not_a_folder_is_an_error(project, capsys):
-    code, _, err = run(capsys, "--roots", "nowhere", "pkg")
+    code, _, err = run_cli(capsys, "--roots", "nowhere", "pkg")
     assert code == 2 and err == "stale-state: error: roots: nowhere: not a folder\n"
 
 
 def test_framework_bases_count_writes_as_read_through_bases_subclasses_and_decorators(project, capsys):
-    out = reported(run(capsys, "--framework-bases", "Base", "pkg")[1])
+    out = reported(run_cli(capsys, "--framework-bases", "Base", "pkg")[1])
     assert out == ["near_miss", "other_near_miss"]  # BaseLike and Base.Mixin are other names
 
 
