@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
-from flake8_stale_state import __version__
+from flake8_stale_state import __version__, config
 from flake8_stale_state.checks import CHECKS, dead_attribute
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.findings import Finding, without_silenced
@@ -299,5 +299,11 @@ def main(argv: Sequence[str] = ()) -> int:
     # and hang closing its stdin; a spawned one starts clean
     multiprocessing.set_start_method("spawn", force=True)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")  # stderr: stdout carries the protocol
-    build_server().start_io()
+    try:
+        # editors start the server in the workspace folder: its pyproject.toml / setup.cfg apply, as for the CLI
+        settings = config.load({}).settings
+    except config.ConfigError as error:
+        LOG.warning("stale-state: %s; using the defaults", error)
+        settings = Settings()
+    build_server(settings).start_io()
     return 0

@@ -90,7 +90,7 @@ def replace_all(client: LanguageClient, uri: str, version: int, text: str) -> No
 async def server_for(root: Path) -> AsyncIterator[tuple[LanguageClient, types.InitializeResult]]:
     """The server under test, started by pytest-lsp's client over stdio, with `root` as its workspace."""
     client = SERVER.client_factory()
-    await client.start_io(*SERVER.server_command)
+    await client.start_io(*SERVER.server_command, cwd=root)  # editors start the server in the workspace
     try:
         yield client, await client.initialize_session(types.InitializeParams(
             capabilities=types.ClientCapabilities(), root_uri=root.as_uri()
@@ -113,6 +113,13 @@ async def test_initialize_advertises_sync_and_quick_fixes(package):
         assert result.capabilities.text_document_sync.open_close
         assert result.capabilities.text_document_sync.save
         assert list(result.capabilities.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix]
+
+
+@pytest.mark.asyncio
+async def test_the_workspace_configuration_applies(package: Path):
+    (package / "setup.cfg").write_text("[flake8]\nstale-state-ignore-names = interval\n")
+    async with server_for(package) as (client, _):
+        assert await open_document(client, uri_of(package, "a.py"), PIPELINE) == []
 
 
 @pytest.mark.asyncio
