@@ -6,6 +6,7 @@ never see half an entry; anything unreadable is treated as a miss and rebuilt.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -23,9 +24,18 @@ def source_digest(source: bytes) -> str:
     return hashlib.sha256(source).hexdigest()
 
 
+@functools.cache
+def code_fingerprint() -> str:
+    """The tool's own source: facts made by other code, even of the same version number, are not trusted."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
 def entry_key(digest: str, kind: str) -> str:
-    """Facts depend on the source, on which collector made them, and on the tool's version."""
-    return hashlib.sha256(f"{__version__}:{FORMAT}:{kind}:{digest}".encode()).hexdigest()
+    """Facts depend on the source, on which collector made them, and on the code that collected them."""
+    return hashlib.sha256(f"{__version__}:{FORMAT}:{code_fingerprint()}:{kind}:{digest}".encode()).hexdigest()
 
 
 def project_root(start: Path) -> Path:

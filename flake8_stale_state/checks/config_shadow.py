@@ -107,6 +107,7 @@ class Access(NamedTuple):
     key: str
     before: str  # display text around the base expression
     after: str
+    keyed: bool  # by string key, as dicts are read: `base[key]`, `base.get(key)`
 
     def text(self) -> str:
         return f"{self.before}{self.root}{self.path}{self.after}"
@@ -119,9 +120,9 @@ def string_arguments(call: cst.Call, low: int, high: int) -> list[cst.BaseExpres
 
 
 def access_of(node: cst.CSTNode) -> Access | None:
-    base, key, before, after = None, None, "", ""
+    base, key, before, after, keyed = None, None, "", "", False
     if isinstance(node, cst.Subscript):
-        base, key = node.value, subscript_key(node)
+        base, key, keyed = node.value, subscript_key(node), True
         after = f"[{key!r}]"
     elif isinstance(node, cst.Attribute):
         base, key = node.value, node.attr.value
@@ -131,7 +132,7 @@ def access_of(node: cst.CSTNode) -> Access | None:
         if isinstance(func, cst.Attribute) and func.attr.value == "get":
             args = string_arguments(node, 1, 2)
             if args:
-                base, key = func.value, string_value(args[0])
+                base, key, keyed = func.value, string_value(args[0]), True
                 after = f".get({key!r})"
         elif isinstance(func, cst.Name) and func.value == "getattr":
             args = string_arguments(node, 2, 3)
@@ -141,7 +142,7 @@ def access_of(node: cst.CSTNode) -> Access | None:
     if base is None or key is None:
         return None
     path = path_of(base)
-    return Access(path[0], path[1], key, before, after) if path else None
+    return Access(path[0], path[1], key, before, after, keyed) if path else None
 
 
 def stored_nodes(target: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -383,6 +384,9 @@ class Collector(facts.Collector):
     def visit_For(self, node: cst.For) -> None:
         self._targets([node.target], None)
 
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._targets([node.target], None)
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             self._targets([node.asname.name], None)
@@ -420,30 +424,28 @@ class Collector(facts.Collector):
         method.seeds.append((seed, self.ref((source.root, source.path)), self.ref(owner)))
 
     # reads ----------------------------------------------------------------------------------------------
-    def _read(self, node: cst.CSTNode) -> None:
+    def _read(self, node: cst.CSTNode, source: Access | None) -> None:
         method = self.method
-        if method is None or id(node) in self.not_reads:
-            return
-        source = access_of(node)
-        if source is None:
+        if method is None or source is None or id(node) in self.not_reads:
             return
         line, col = self.position(node)
         read = {
             "method": self.scope.method or "", "key": source.key, "text": source.text(), "line": line, "col": col,
-            "keyed": isinstance(node, cst.Subscript) or source.after.startswith(".get("),
+            "keyed": source.keyed,
         }
         method.reads.append((read, self.ref((source.root, source.path))))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._read(node)
+        self._read(node, access_of(node))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        self._read(node)
+        self._read(node, access_of(node))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if access_of(node) is not None and isinstance(node.func, cst.Attribute):
+        source = access_of(node)
+        if source is not None and isinstance(node.func, cst.Attribute):
             self.not_reads.add(id(node.func))  # `cfg.get` is no read of a key named "get"
-        self._read(node)
+        self._read(node, source)
 
 
 # findings -------------------------------------------------------------------------------------------------
