@@ -20,7 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from corpora import sdist  # noqa: E402
 
 
+# distributions whose main import name differs from the distribution name
+IMPORT_NAMES = {"attrs": "attr"}
+
+
 def package_folder(tree: Path, name: str) -> str:
+    name = IMPORT_NAMES.get(name, name)
     for candidate in (name.replace("-", "_"), name, f"src/{name.replace('-', '_')}"):
         if (tree / candidate / "__init__.py").is_file():
             return candidate

@@ -11,7 +11,7 @@ from flake8_stale_state.checks import CHECKS
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import PackageIndex, gather_facts, make_facts, read_source
-from flake8_stale_state.package import package_files, package_root, python_files
+from flake8_stale_state.package import package_files, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
 
 UNANALYSED = "SS000"
@@ -33,7 +33,7 @@ class Analyzer:
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
 
     def _package(self, path: Path) -> tuple[tuple[Path, ...], str]:
-        resolved = path.resolve()
+        resolved = real_path(path)
         if any(resolved.is_relative_to(root) for root in self.roots):
             return self.roots, "+".join(root.name for root in self.roots)
         root = package_root(path)
@@ -83,7 +83,7 @@ class Analyzer:
         wanted: dict[Path, list[Path]] = {}
         for path in paths:
             index = self.index_for(path)
-            facts = index.files.get(str(path.resolve()))
+            facts = index.files.get(str(real_path(path)))
             if facts is not None and self._needs_full(facts, index):
                 wanted.setdefault(index.root, []).append(path)
         for root, files in wanted.items():
@@ -93,7 +93,7 @@ class Analyzer:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
         display = display or str(path)
         index = self.index_for(path)
-        key = str(path.resolve())
+        key = str(real_path(path))
         if source is None:
             source = read_source(path)
             if source is None:
@@ -125,7 +125,7 @@ class Analyzer:
         index = self._indexes.get(roots)
         if index is None:
             return False  # built from the disk when first needed
-        key = str(path.resolve())
+        key = str(real_path(path))
         if source is None:
             source = read_source(path)
         if source is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -316,8 +317,62 @@ class AttributeCollector(Collector):
             self.builder.method(node.name.value, decorator_names(node))
 
 
+# libcst's native parser recurses on the C stack and crashes the process (no exception) on deep nesting
+# that Python's own parser rejects cleanly, so such files are refused before libcst sees them, and libcst
+# runs on a thread with a large stack for the nesting Python's parser accepts (`x and x and ...`).
+NESTING_ERRORS = (RecursionError, MemoryError)
+TOO_NESTED = "too many nested parentheses"
+PARSER_STACK_BYTES = 256 * 1024 * 1024  # reserved, not committed: only the pages used cost memory
+
+
+class TooDeeplyNested(Exception):
+    pass
+
+
+def refuse_deep_nesting(source: str | bytes) -> None:
+    try:
+        ast.parse(source)
+    except NESTING_ERRORS:
+        raise TooDeeplyNested from None
+    except SyntaxError as error:
+        if error.msg == TOO_NESTED:
+            raise TooDeeplyNested from None
+    except ValueError:  # NUL bytes: libcst reports those itself
+        pass
+
+
+def on_large_stack(function, *args):
+    """`function(*args)` on a thread with a stack of PARSER_STACK_BYTES; its exception is raised here."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, function(*args)))
+        except BaseException as error:  # noqa: B036 - handed back to the calling thread
+            outcome.append((False, error))
+
+    previous = threading.stack_size(PARSER_STACK_BYTES)
+    try:
+        thread = threading.Thread(target=run, name="stale-state-parser")
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return value
+
+
 def parse(source: str | bytes) -> cst.Module:
-    return cst.parse_module(source)
+    refuse_deep_nesting(source)
+    return on_large_stack(cst.parse_module, source)
+
+
+def python_syntax_error(error: SyntaxError) -> str:
+    # a NUL byte is rejected before any line is read: Python gives no line number
+    where = f" at line {error.lineno}" if error.lineno else ""
+    return f"syntax error{where}: {error.msg}"
 
 
 def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> str:
@@ -325,7 +380,7 @@ def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> s
     try:
         ast.parse(source)
     except SyntaxError as python_error:
-        return f"syntax error at line {python_error.lineno}: {python_error.msg}"
+        return python_syntax_error(python_error)
     except Exception:  # noqa: S110 - fall back to libcst's wording below
         pass
     return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"
@@ -346,7 +401,7 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         return FileFacts(path=path, error=f"cannot decode: {error.msg}")
     except UnicodeDecodeError as error:
         return FileFacts(path=path, error=f"cannot decode: {error.reason} at byte {error.start}")
-    except RecursionError:
+    except (RecursionError, TooDeeplyNested):
         return FileFacts(path=path, error="nested too deeply to analyse")
     except Exception as error:  # one file's failure must not cost the package its other files
         return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")

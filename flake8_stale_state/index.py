@@ -14,6 +14,7 @@ from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.facts import FileFacts, Write, collect_facts
 from flake8_stale_state.hint import NameMatcher
+from flake8_stale_state.package import real_path
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
@@ -166,7 +167,7 @@ def gather_facts(paths: Iterable[Path], cache: FactsCache, kind: str) -> dict[st
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
-        key_path, digest = str(path.resolve()), source_digest(source)
+        key_path, digest = str(real_path(path)), source_digest(source)
         cached = cache.load(key_path, entry_key(digest, kind))
         if cached is not None:
             cached.digest = digest

@@ -9,9 +9,20 @@ from pathlib import Path
 SKIPPED_DIRS = {".git", ".hg", ".svn", ".tox", ".nox", ".eggs", "__pycache__", "node_modules", ".venv", "venv"}
 
 
+def real_path(path: Path) -> Path:
+    """`path.resolve()`, except that a symlink loop resolves to itself (Python 3.11 raises RuntimeError there)."""
+    return Path(os.path.realpath(path))
+
+
 def package_root(path: Path) -> Path:
-    """The top-most folder reached upward through `__init__.py` files, else the file's own folder."""
-    folder = path.resolve().parent
+    """The top-most folder reached upward through `__init__.py` files, else the file's own folder.
+
+    A folder without `__init__.py` inside a package (an implicit namespace subpackage, such as
+    `flask/sansio/`) belongs to that package.
+    """
+    folder = real_path(path).parent
+    while not (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
+        folder = folder.parent
     root = folder
     while (folder / "__init__.py").is_file():
         root = folder
@@ -31,13 +42,13 @@ def python_files(root: Path, recursive: bool = True) -> list[Path]:
         return sorted(p for p in root.glob("*.py") if p.is_file())
     found = []
     seen = set()
-    top = root.resolve()
+    top = real_path(root)
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not (d in SKIPPED_DIRS or d.startswith(".") or d.endswith(".egg-info")))
         for name in files:
             if name.endswith(".py"):
                 file = Path(folder, name)
-                real = file.resolve()
+                real = real_path(file)
                 # a symlink leading out of the tree belongs to another package
                 if real in seen or not real.is_relative_to(top) or not file.is_file():
                     continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor
+from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor, python_syntax_error
 from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -165,7 +165,7 @@ def summarize(path: str, source: str | bytes) -> FileFacts:
     try:
         tree = ast.parse(source)
     except SyntaxError as error:
-        return FileFacts(path=path, error=f"syntax error at line {error.lineno}: {error.msg}")
+        return FileFacts(path=path, error=python_syntax_error(error))
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting beyond the parser
         return FileFacts(path=path, error=f"cannot parse: {type(error).__name__}")
     return summary_of_tree(path, tree)

@@ -1,0 +1,165 @@
+"""The cache is never trusted: whatever state it is in, findings come out right, with at most a warning."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from flake8_stale_state import cache as cache_module
+from flake8_stale_state import cli
+
+EXPECTED = [
+    "pipe/module.py:13:13: SS101 'interval_was_zero' is assigned but never read in package 'pipe'",
+    "pipe/module.py:19:9: SS101 'checkpoint_interval' is assigned but never read in package 'pipe'; "
+    "did you mean 'activation_checkpoint_interval'?",
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(FIXTURES / "ss101" / "pipeline" / "pipe", tmp_path / "pipe")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STALE_STATE_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def findings(capsys: pytest.CaptureFixture) -> list[str]:
+    cli.main(["pipe"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out.splitlines()
+
+
+def entries(project: Path) -> list[Path]:
+    return sorted((project / "cache").rglob("*.json"))
+
+
+def poison(project: Path) -> None:
+    """Entries claiming no writes: trusted, they would hide every finding."""
+    for entry in entries(project):
+        entry.write_text('{"key": "%s", "facts": {"writes": [], "reads": [], "receiver_reads": {}, "classes": {}, '
+                         '"checks": {}, "signals": [], "error": null}}' % entry.stem)
+
+
+def test_warm_cache_gives_the_same_findings(project, capsys):
+    assert findings(capsys) == EXPECTED
+    assert entries(project)
+    assert findings(capsys) == EXPECTED
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "binary", "wrong shape"])
+def test_damaged_entries_are_rebuilt(project, capsys, damage):
+    findings(capsys)
+    for entry in entries(project):
+        text = entry.read_bytes()
+        entry.write_bytes({
+            "truncated": text[: len(text) // 2], "garbage": b"not json {", "empty": b"",
+            "binary": os.urandom(64), "wrong shape": b'{"key": 1, "facts": [1, 2]}',
+        }[damage])
+    assert findings(capsys) == EXPECTED
+
+
+def test_entry_under_another_key_is_ignored(project, capsys):
+    findings(capsys)
+    for entry in entries(project):
+        text = entry.read_text()
+        entry.write_text(text.replace(entry.stem, "0" * 64))
+    assert findings(capsys) == EXPECTED
+
+
+def test_cache_of_another_version_is_not_used(project, capsys, monkeypatch):
+    monkeypatch.setattr(cache_module, "__version__", "0.0.0-other")
+    findings(capsys)
+    poison(project)  # the other version's entries now say nothing is written
+    monkeypatch.undo()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("STALE_STATE_CACHE_DIR", str(project / "cache"))
+    assert findings(capsys) == EXPECTED
+
+
+def test_poisoned_entries_of_this_version_are_what_trust_would_cost(project, capsys):
+    # the counterpart of the test above: entries under this version's keys are used
+    findings(capsys)
+    poison(project)
+    assert findings(capsys) == []
+
+
+@pytest.mark.parametrize("blocker", ["a file where the folder should be", "writes refused"])
+def test_unwritable_cache_folder(project, capsys, monkeypatch, blocker):
+    if blocker == "writes refused":  # chmod does not stop root, so refuse the write itself
+        def refuse(*args, **kwargs):
+            raise PermissionError("read-only file system")
+        monkeypatch.setattr(cache_module.tempfile, "mkstemp", refuse)
+    else:
+        (project / "cache").write_text("")
+    assert findings(capsys) == EXPECTED
+    assert findings(capsys) == EXPECTED
+
+
+def test_cache_is_data_only(project, capsys):
+    """An entry holding a pickle that would run code is just an unreadable entry."""
+    findings(capsys)
+    marker = project / "pwned"
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    for entry in entries(project):
+        entry.write_bytes(pickle.dumps(Payload()))
+    assert findings(capsys) == EXPECTED
+    assert not marker.exists()
+    source = Path(cache_module.__file__).read_text()
+    assert "pickle" not in source and "eval(" not in source and "marshal" not in source
+
+
+def test_leftover_temporary_files_do_not_matter(project, capsys):
+    findings(capsys)
+    for entry in entries(project):
+        (entry.parent / "half-written.tmp").write_text('{"key": ')
+    assert findings(capsys) == EXPECTED
+
+
+def flake8(project: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "flake8", "--select", "SS", *args, "pipe"], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "STALE_STATE_CACHE_DIR": str(project / "cache")})
+
+
+def test_two_parallel_flake8_runs_at_once(project):
+    for extra in range(40):  # enough files for flake8's workers and the parallel index
+        (project / "pipe" / f"extra{extra}.py").write_text(f"class E{extra}:\n    def f(self):\n        self.used = 1\n"
+                                                           f"        return self.used\n")
+    runs = [flake8(project, "-j", "2") for _ in range(2)]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert "Traceback" not in err, err
+        assert out.splitlines() == EXPECTED
+    out, err = flake8(project, "-j", "2").communicate(timeout=300)
+    assert out.splitlines() == EXPECTED
+
+
+def test_run_interrupted_midway(project):
+    for extra in range(80):
+        (project / "pipe" / f"extra{extra}.py").write_text("class E:\n    def f(self):\n        self.x = self.x\n" * 20)
+    process = subprocess.Popen([sys.executable, "-m", "flake8_stale_state", "pipe"], cwd=project,
+                               env={**os.environ, "STALE_STATE_CACHE_DIR": str(project / "cache")},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not entries(project) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)  # the run and any workers it started
+    process.communicate()
+    result = subprocess.run([sys.executable, "-m", "flake8_stale_state", "pipe"], cwd=project, capture_output=True,
+                            text=True, env={**os.environ, "STALE_STATE_CACHE_DIR": str(project / "cache")})
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == EXPECTED
