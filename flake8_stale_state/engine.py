@@ -46,7 +46,7 @@ class Analyzer:
     def _cache(self, root: Path) -> FactsCache:
         if root not in self._caches:
             enabled = self.settings.use_cache and not disabled()
-            self._caches[root] = FactsCache(self.settings.cache_dir or default_cache_dir(root) if enabled else None)
+            self._caches[root] = FactsCache((self.settings.cache_dir or default_cache_dir(root)) if enabled else None)
         return self._caches[root]
 
     def index_for(self, path: Path) -> PackageIndex:
@@ -131,8 +131,7 @@ class Analyzer:
         if source is None:
             if key not in index.files:
                 return False
-            remaining = {k: v for k, v in index.files.items() if k != key}
-            self._indexes[roots] = PackageIndex(index.name, index.root, remaining, index.framework_bases)
+            self._indexes[roots] = index.without_file(key)
             return True
         facts = self._indexed_facts(index, key, source)
         if facts is index.files.get(key) or (facts.error and key in index.files):

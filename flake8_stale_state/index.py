@@ -6,7 +6,7 @@ import multiprocessing
 import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -42,7 +42,11 @@ class PackageIndex:
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
-        return PackageIndex(self.name, self.root, {**self.files, facts.path: facts}, self.framework_bases)
+        return replace(self, files={**self.files, facts.path: facts})
+
+    def without_file(self, path: str) -> PackageIndex:
+        """The same package without one file (deleted)."""
+        return replace(self, files={k: v for k, v in self.files.items() if k != path})
 
     @cached_property
     def traits(self) -> dict[str, set[str]]:
@@ -137,16 +141,24 @@ def summary_facts(path: str, source: bytes | str) -> FileFacts:
 MAKERS = {"summary": summary_facts, "full": full_facts}
 
 
+def _cached(cache: FactsCache, kind: str, path: str, digest: str) -> FileFacts | None:
+    facts = cache.load(path, entry_key(digest, kind))
+    if facts is not None:
+        facts.digest = digest
+    return facts
+
+
+def _made(cache: FactsCache, kind: str, digest: str, facts: FileFacts) -> FileFacts:
+    """Newly made facts, kept in the cache unless they record a failure (retried next run)."""
+    facts.digest = digest
+    if facts.error is None:
+        cache.store(entry_key(digest, kind), facts)
+    return facts
+
+
 def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
     """Facts of one source, from the cache when it knows them."""
-    key = entry_key(digest, kind)
-    facts = cache.load(path, key)
-    if facts is None:
-        facts = MAKERS[kind](path, source)
-        if facts.error is None:
-            cache.store(key, facts)
-    facts.digest = digest
-    return facts
+    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, MAKERS[kind](path, source))
 
 
 def _make(item: tuple[str, str, bytes]) -> dict:
@@ -168,9 +180,8 @@ def gather_facts(paths: Iterable[Path], cache: FactsCache, kind: str) -> dict[st
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
         key_path, digest = str(real_path(path)), source_digest(source)
-        cached = cache.load(key_path, entry_key(digest, kind))
+        cached = _cached(cache, kind, key_path, digest)
         if cached is not None:
-            cached.digest = digest
             files[key_path] = cached
         else:
             missing.append((key_path, source, digest))
@@ -181,8 +192,5 @@ def gather_facts(paths: Iterable[Path], cache: FactsCache, kind: str) -> dict[st
     else:
         made = [MAKERS[kind](path, source) for kind, path, source in items]
     for (path, _, digest), facts in zip(missing, made):
-        facts.digest = digest
-        files[path] = facts
-        if facts.error is None:
-            cache.store(entry_key(digest, kind), facts)
+        files[path] = _made(cache, kind, digest, facts)
     return files
