@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     analyzer = Analyzer(settings)
     targets = list(files_to_check(args.paths))
     analyzer.prepare(path for path in targets if isinstance(path, Path))
-    fixes = apply_fixes(analyzer, args.paths, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
+    fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []
     failed = fixes == EXIT_ERROR
     for path in targets:
@@ -138,10 +138,12 @@ def new_findings(accepted: baseline.Baseline, targets: list[Path | str], finding
     return [f for file_findings in by_file.values() for f in accepted.new_findings(file_findings)]
 
 
-def apply_fixes(analyzer: Analyzer, paths: Sequence[str], select: list[str], ignore: list[str], write: bool) -> int:
+def apply_fixes(
+    analyzer: Analyzer, targets: list[Path | str], select: list[str], ignore: list[str], write: bool
+) -> int:
     """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone."""
     status = EXIT_CLEAN
-    for path in files_to_check(paths):
+    for path in targets:
         original = read_source(path) if isinstance(path, Path) else None
         decoded = _decoded(original) if original is not None else None
         if decoded is None:
