@@ -4,7 +4,9 @@
 
 Downloads each sdist into ~/.cache/stale-state/sdists (never into the repository), runs
 `stale-state` and `vulture --min-confidence 0` over the package folder, prints a table, and
-with --sample N a reproducible random sample of SS101 findings to label by hand.
+with --sample N a reproducible random sample of SS101 findings to label by hand. Where the sdist
+has a `tests/` folder beside the package, SS101 is also counted with it as a reader
+(`--roots PACKAGE,tests`, the configuration the README suggests for a library).
 """
 
 from __future__ import annotations
@@ -32,11 +34,19 @@ def package_folder(tree: Path, name: str) -> str:
     raise SystemExit(f"{tree}: no package folder named {name}")
 
 
-def stale_state(tree: Path, folder: str) -> list[str]:
+def stale_state(tree: Path, folder: str, roots: str | None = None) -> list[str]:
+    options = ["--roots", roots] if roots else []
     result = subprocess.run(
-        [sys.executable, "-m", "flake8_stale_state", "--no-cache", folder], cwd=tree, capture_output=True, text=True
+        [sys.executable, "-m", "flake8_stale_state", "--no-cache", *options, folder],
+        cwd=tree, capture_output=True, text=True,
     )
     return result.stdout.splitlines()
+
+
+def ss101_with_tests_reading(tree: Path, folder: str) -> str:
+    if not (tree / "tests").is_dir():
+        return "-"
+    return str(sum(": SS101 " in line for line in stale_state(tree, folder, roots=f"{folder},tests")))
 
 
 def vulture_unused_attributes(tree: Path, folder: str) -> int:
@@ -51,8 +61,8 @@ def main() -> None:
     parser.add_argument("packages", nargs="+", help="NAME==VERSION")
     parser.add_argument("--sample", type=int, default=0)
     args = parser.parse_args()
-    print("| package | files | SS101 | SS102 | SS103 | vulture unused attributes |")
-    print("|---|---|---|---|---|---|")
+    print("| package | files | SS101 | SS101, tests/ read too | SS102 | SS103 | vulture unused attributes |")
+    print("|---|---|---|---|---|---|---|")
     samples = []
     for spec in args.packages:
         name, version = spec.split("==")
@@ -61,8 +71,8 @@ def main() -> None:
         lines = stale_state(tree, folder)
         codes = collections.Counter(line.split(": ", 1)[1].split()[0] for line in lines if ": SS" in line)
         files = sum(1 for _ in (tree / folder).rglob("*.py"))
-        print(f"| {spec} | {files} | {codes['SS101']} | {codes['SS102']} | {codes['SS103']} "
-              f"| {vulture_unused_attributes(tree, folder)} |")
+        print(f"| {spec} | {files} | {codes['SS101']} | {ss101_with_tests_reading(tree, folder)} "
+              f"| {codes['SS102']} | {codes['SS103']} | {vulture_unused_attributes(tree, folder)} |")
         samples += [(spec, line) for line in lines if ": SS101 " in line]
     if args.sample:
         print()

@@ -10,9 +10,12 @@ from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, so
 from flake8_stale_state.checks import CHECKS
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.index import PackageIndex, gather_facts, make_facts, read_source
+from flake8_stale_state.index import (
+    FULL, SUMMARY, PackageIndex, full_kind, gather_facts, make_facts, read_source, summary_through,
+)
 from flake8_stale_state.package import package_files, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
+from flake8_stale_state.stdlib_bases import StdlibClasses
 
 UNANALYSED = "SS000"
 
@@ -27,17 +30,31 @@ class Analyzer:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.roots = tuple(root.resolve() for root in settings.roots)
-        self.index_kind = "summary" if settings.prepass else "full"
+        self.index_kind = SUMMARY if settings.prepass else FULL
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
+        self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
+        self._resolved: dict[Path, Path] = {}
+
+    def _real(self, path: Path) -> Path:
+        """`real_path`, once per path: each file's is needed at every step of a run."""
+        resolved = self._resolved.get(path)
+        if resolved is None:
+            resolved = self._resolved[path] = real_path(path)
+        return resolved
 
     def _package(self, path: Path) -> tuple[tuple[Path, ...], str]:
-        resolved = real_path(path)
-        if any(resolved.is_relative_to(root) for root in self.roots):
-            return self.roots, "+".join(root.name for root in self.roots)
-        root = package_root(path)
-        return (root,), root.name
+        folder = self._real(path).parent
+        known = self._packages.get(folder)
+        if known is None:
+            if any(folder.is_relative_to(root) for root in self.roots):
+                known = self.roots, "+".join(root.name for root in self.roots)
+            else:
+                root = package_root(folder / path.name)
+                known = (root,), root.name
+            self._packages[folder] = known
+        return known
 
     def package_key(self, path: Path) -> tuple[Path, ...]:
         """The roots of the package `path` belongs to: files with equal keys share one index."""
@@ -57,8 +74,10 @@ class Analyzer:
                 files = [f for root in roots for f in python_files(root)]
             else:
                 files = package_files(roots[0])
-            facts = gather_facts(files, self._cache(roots[0]), self.index_kind)
-            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases)
+            cache = self._cache(roots[0])
+            facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real)
+            stdlib = StdlibClasses(summary_through(cache))
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, stdlib)
             self._indexes[roots] = index
         return index
 
@@ -70,30 +89,36 @@ class Analyzer:
             return known
         return make_facts(self.index_kind, key, source, digest, self._cache(index.root))
 
-    def _needs_full(self, facts: FileFacts, index: PackageIndex) -> bool:
-        return facts.error is not None or any(_may_report(check, facts, index, self.settings) for check in CHECKS)
+    def _full_kind(self, summary: FileFacts, index: PackageIndex) -> str | None:
+        """The libcst facts a file needs, by its summary: with the collectors of the checks that may report on
+        it (of every check where the summary failed); None where no check can."""
+        if summary.error is not None:
+            return FULL
+        codes = [check.CODE for check in CHECKS if _may_report(check, summary, index, self.settings)]
+        return full_kind(codes) if codes else None
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
-        if self.index_kind != "summary":
+        if self.index_kind != SUMMARY:
             for path in paths:
                 self.index_for(path)
             return
-        wanted: dict[Path, list[Path]] = {}
+        wanted: dict[Path, dict[Path, str]] = {}  # package root -> file -> kind of facts
         for path in paths:
             index = self.index_for(path)
-            facts = index.files.get(str(real_path(path)))
-            if facts is not None and self._needs_full(facts, index):
-                wanted.setdefault(index.root, []).append(path)
-        for root, files in wanted.items():
-            self._full.update(gather_facts(files, self._cache(root), "full"))
+            facts = index.files.get(str(self._real(path)))
+            kind = self._full_kind(facts, index) if facts is not None else None
+            if kind is not None:
+                wanted.setdefault(index.root, {})[path] = kind
+        for root, kinds in wanted.items():
+            self._full.update(gather_facts(kinds, self._cache(root), self._real))
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
         display = display or str(path)
         index = self.index_for(path)
-        key = str(real_path(path))
+        key = str(self._real(path))
         if source is None:
             source = read_source(path)
             if source is None:
@@ -101,14 +126,15 @@ class Analyzer:
         facts = self._indexed_facts(index, key, source)
         if facts is not index.files.get(key):
             index = index.with_file(facts)
-        if self.index_kind == "summary":
-            if not self._needs_full(facts, index):
+        if self.index_kind == SUMMARY:
+            kind = self._full_kind(facts, index)
+            if kind is None:
                 return []
-            ready = self._full.get(key)
+            ready = self._full.get(key)  # made from the same source, hence for the same checks
             if ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
-                facts = make_facts("full", key, source, facts.digest, self._cache(index.root))
+                facts = make_facts(kind, key, source, facts.digest, self._cache(index.root))
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
         findings = [replace(f, path=display) for check in CHECKS for f in check.check(facts, index, self.settings)]

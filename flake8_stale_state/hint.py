@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Collection, Iterable
 
@@ -11,6 +12,7 @@ TYPO_CUTOFF = 0.85  # difflib ratio: one character off in a name of seven
 SHARED_CUTOFF = 2 / 3  # two thirds of the two names' words in common
 
 
+@functools.cache  # names repeat across a package's findings
 def tokens(name: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(name))
 
@@ -30,19 +32,25 @@ class NameMatcher:
 
     def __init__(self, names: Collection[str]) -> None:
         self.by_token: dict[str, set[str]] = {}
-        self.by_length: dict[int, list[str]] = {}
+        self.one_word: dict[int, list[str]] = {}  # length -> names of a single word
         for name in names:
-            for token in tokens(name):
+            words = tokens(name)
+            for token in words:
                 self.by_token.setdefault(token, set()).add(name)
-            self.by_length.setdefault(len(name), []).append(name)
+            if len(words) == 1:
+                self.one_word.setdefault(len(name), []).append(name)
 
     def candidates(self, name: str) -> Iterable[str]:
-        for token in tokens(name):
+        words = tokens(name)
+        for token in words:
             yield from self.by_token.get(token, ())
-        # the ratio is at most 2 * shorter / (sum of lengths): passing TYPO_CUTOFF bounds the length difference
+        if len(words) != 1:
+            return  # a typo in one word of several keeps the others, so it shares a word: found above
+        # a misspelt single word shares none; the ratio is at most 2 * shorter / (sum of lengths), so
+        # passing TYPO_CUTOFF bounds the length difference
         spread = int(len(name) * (2 / TYPO_CUTOFF - 1)) + 1
         lengths = range(len(name) - spread, len(name) + spread + 1)
-        similar = [n for length in lengths for n in self.by_length.get(length, ())]
+        similar = [n for length in lengths for n in self.one_word.get(length, ())]
         yield from difflib.get_close_matches(name, similar, n=3, cutoff=TYPO_CUTOFF)
 
     def closest(self, name: str) -> str | None:
@@ -60,7 +68,7 @@ def is_close(name: str, candidate: str, same_class: bool) -> bool:
     if shared_ratio(name, candidate) >= SHARED_CUTOFF:
         return True
     # a typo keeps the shape of the name: `recieve_buffer`, not `q_config` for `_config`
-    return len(mine) == len(theirs) and typo_ratio(name, candidate) >= TYPO_CUTOFF
+    return len(mine) == len(theirs) and len(mine - theirs) <= 1 and typo_ratio(name, candidate) >= TYPO_CUTOFF
 
 
 def closest(name: str, candidates: Iterable[str], same_class: bool = False) -> str | None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
 import multiprocessing
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -12,9 +13,10 @@ from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
-from flake8_stale_state.facts import FileFacts, Write, collect_facts
+from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
+from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
@@ -25,6 +27,10 @@ FRAMEWORK_BASES = {
 }
 # torch.nn.Module registers submodules and parameters assigned to it and reads them back.
 MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"}
+# Exception bases from outside the package: Python's own, and any named as PEP 8 asks (`...Error`).
+BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
+                      if isinstance(value, type) and issubclass(value, BaseException)}
+EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
 
@@ -33,12 +39,31 @@ def short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
+def is_exception_name(name: str) -> bool:
+    return name in BUILTIN_EXCEPTIONS or name.endswith(EXCEPTION_SUFFIXES)
+
+
+def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each class's own set joined with those of its bases, transitively (bases by short name)."""
+    result = {cls: set(own.get(cls, ())) for cls in {*own, *bases}}
+    changed = True
+    while changed:
+        changed = False
+        for cls, parents in bases.items():
+            inherited = set().union(*(result.get(p, set()) for p in parents)) - result[cls]
+            if inherited:
+                result[cls] |= inherited
+                changed = True
+    return result
+
+
 @dataclass
 class PackageIndex:
     name: str
     root: Path
     files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
     framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
+    stdlib: StdlibClasses = field(default_factory=StdlibClasses)  # what the bases outside the package read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
@@ -49,14 +74,21 @@ class PackageIndex:
         return replace(self, files={k: v for k, v in self.files.items() if k != path})
 
     @cached_property
-    def traits(self) -> dict[str, set[str]]:
-        """Class name -> {"framework", "module", "reads_all"}, inherited along bases within the package."""
-        configured = {short(name) for name in self.framework_bases}
+    def class_bases(self) -> dict[str, set[str]]:
+        """Class name -> the short names of its bases."""
         bases: dict[str, set[str]] = {}
-        traits: dict[str, set[str]] = {}
         for facts in self.files.values():
             for cls, info in facts.classes.items():
                 bases.setdefault(cls, set()).update(short(b) for b in info.bases)
+        return bases
+
+    @cached_property
+    def traits(self) -> dict[str, set[str]]:
+        """Class name -> {"framework", "module", "reads_all", "exception"}, inherited along bases within the package."""
+        configured = {short(name) for name in self.framework_bases}
+        traits: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
                 own = traits.setdefault(cls, set())
                 if {short(d) for d in info.decorators} & FRAMEWORK_DECORATORS:
                     own.add("framework")
@@ -68,15 +100,9 @@ class PackageIndex:
                     own.add("reads_all")
                 if {short(n) for n in (*info.bases, *info.decorators)} & configured:
                     own.update(("framework", "reads_all"))  # fields and every attribute written count as read
-        changed = True
-        while changed:
-            changed = False
-            for cls, parents in bases.items():
-                inherited = set().union(*(traits.get(p, set()) for p in parents)) - traits[cls]
-                if inherited:
-                    traits[cls] |= inherited
-                    changed = True
-        return traits
+                if any(is_exception_name(short(b)) for b in info.bases):
+                    own.add("exception")
+        return inherited_along(traits, self.class_bases)
 
     def traits_of(self, cls: str | None) -> set[str]:
         return self.traits.get(cls, set()) if cls else set()
@@ -90,6 +116,26 @@ class PackageIndex:
                 if "framework" in self.traits_of(cls):
                     names.update(info.body_names)
         return names
+
+    @cached_property
+    def documented_names(self) -> set[str]:
+        """Attributes given Sphinx documentation where they are assigned: API for the package's users."""
+        return set().union(*(facts.documented for facts in self.files.values()))
+
+    @cached_property
+    def stdlib_reads(self) -> dict[str, set[str]]:
+        """Class name -> the names its standard-library bases read through `self`, inherited within the package."""
+        own: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                for base in info.bases:
+                    qualified = qualified_name(base, facts.imports)
+                    if qualified:
+                        own.setdefault(cls, set()).update(self.stdlib.class_reads(qualified))
+        return inherited_along(own, self.class_bases)
+
+    def stdlib_reads_of(self, cls: str | None) -> set[str]:
+        return self.stdlib_reads.get(cls, set()) if cls else set()
 
     @cached_property
     def receiver_reads(self) -> dict[str, set[str]]:
@@ -126,9 +172,13 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def full_facts(path: str, source: bytes | str) -> FileFacts:
-    """Facts from libcst: every collector, positions, what findings and fixes are made of."""
-    return collect_facts(path, source, collectors())
+def full_facts(path: str, source: bytes | str, codes: Collection[str] | None = None) -> FileFacts:
+    """Facts from libcst, what findings and fixes are made of: with the collectors of the checks `codes`
+    names (all if None)."""
+    from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file needs parsing
+
+    wanted = {code: collector for code, collector in collectors().items() if codes is None or code in codes}
+    return collect_facts(path, source, wanted)
 
 
 def summary_facts(path: str, source: bytes | str) -> FileFacts:
@@ -137,8 +187,30 @@ def summary_facts(path: str, source: bytes | str) -> FileFacts:
     return facts if facts.error is None else full_facts(path, source)
 
 
-# How facts of a kind are made: "summary" by the ast pre-pass, "full" by libcst.
-MAKERS = {"summary": summary_facts, "full": full_facts}
+# Kinds of facts: "summary" made by the ast pre-pass; "full" by libcst with every check's collector, and
+# "full:SS101,SS103" with those checks' collectors only.
+SUMMARY, FULL = "summary", "full"
+
+
+def full_kind(codes: Iterable[str]) -> str:
+    return f"{FULL}:{','.join(sorted(codes))}"
+
+
+def make(kind: str, path: str, source: bytes | str) -> FileFacts:
+    """Facts of a kind, made anew."""
+    if kind == SUMMARY:
+        return summary_facts(path, source)
+    _, listed, codes = kind.partition(":")
+    return full_facts(path, source, codes.split(",") if listed else None)
+
+
+def summary_through(cache: FactsCache) -> Callable[[Path], FileFacts | None]:
+    """Summaries of files outside any package (the standard library's), kept in `cache` like the package's."""
+    def summary(path: Path) -> FileFacts | None:
+        source = read_source(path)
+        return None if source is None else make_facts(SUMMARY, str(path), source, source_digest(source), cache)
+
+    return summary
 
 
 def _cached(cache: FactsCache, kind: str, path: str, digest: str) -> FileFacts | None:
@@ -158,12 +230,12 @@ def _made(cache: FactsCache, kind: str, digest: str, facts: FileFacts) -> FileFa
 
 def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
     """Facts of one source, from the cache when it knows them."""
-    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, MAKERS[kind](path, source))
+    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, make(kind, path, source))
 
 
 def _make(item: tuple[str, str, bytes]) -> dict:
     kind, path, source = item
-    return MAKERS[kind](path, source).to_data()
+    return make(kind, path, source).to_data()
 
 
 def _can_fork_workers() -> bool:
@@ -171,26 +243,28 @@ def _can_fork_workers() -> bool:
     return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
 
 
-def gather_facts(paths: Iterable[Path], cache: FactsCache, kind: str) -> dict[str, FileFacts]:
-    """Facts of every readable file: from the cache where the content is known, else made, in parallel."""
+def gather_facts(wanted: Mapping[Path, str], cache: FactsCache,
+                 resolve: Callable[[Path], Path] = real_path) -> dict[str, FileFacts]:
+    """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
+    known, else made, in parallel."""
     files: dict[str, FileFacts] = {}
-    missing: list[tuple[str, bytes, str]] = []
-    for path in paths:
+    missing: list[tuple[str, str, bytes, str]] = []  # kind, resolved path, source, digest
+    for path, kind in wanted.items():
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
-        key_path, digest = str(real_path(path)), source_digest(source)
+        key_path, digest = str(resolve(path)), source_digest(source)
         cached = _cached(cache, kind, key_path, digest)
         if cached is not None:
             files[key_path] = cached
         else:
-            missing.append((key_path, source, digest))
-    items = [(kind, path, source) for path, source, _ in missing]
+            missing.append((kind, key_path, source, digest))
+    items = [(kind, path, source) for kind, path, source, _ in missing]
     if len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
         with ProcessPoolExecutor() as pool:
             made = [FileFacts.from_data(p, d) for (_, p, _), d in zip(items, pool.map(_make, items, chunksize=8))]
     else:
-        made = [MAKERS[kind](path, source) for kind, path, source in items]
-    for (path, _, digest), facts in zip(missing, made):
+        made = [make(kind, path, source) for kind, path, source in items]
+    for (kind, path, _, digest), facts in zip(missing, made):
         files[path] = _made(cache, kind, digest, facts)
     return files

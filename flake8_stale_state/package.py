@@ -45,10 +45,11 @@ def python_files(root: Path, recursive: bool = True) -> list[Path]:
     top = real_path(root)
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not (d in SKIPPED_DIRS or d.startswith(".") or d.endswith(".egg-info")))
+        real_folder = top / os.path.relpath(folder, root)  # the walk enters no symlinked folder
         for name in files:
             if name.endswith(".py"):
                 file = Path(folder, name)
-                real = real_path(file)
+                real = real_path(file) if os.path.islink(file) else real_folder / name
                 # a symlink leading out of the tree belongs to another package
                 if real in seen or not real.is_relative_to(top) or not file.is_file():
                     continue

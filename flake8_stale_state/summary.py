@@ -10,13 +10,20 @@ agree: tests compare their facts on every fixture and their findings on real pac
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
 
 from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor, python_syntax_error
 from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
 GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` with a loop in its block (SS102)
+SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -50,12 +57,51 @@ def listed_strings(node: ast.expr | None) -> list[str]:
     return []
 
 
-def mentions(value: ast.AST, name: str) -> bool:
-    if (isinstance(value, ast.Attribute) and value.attr == name) or string_value(value) == name:
-        return True
-    if isinstance(value, ast.JoinedStr):  # only an f-string's expressions, as libcst sees it
-        return any(mentions(part.value, name) for part in value.values if isinstance(part, ast.FormattedValue))
-    return any(mentions(child, name) for child in ast.iter_child_nodes(value))
+def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
+    """Attributes stored to by an assignment target, through tuples, lists and stars."""
+    if isinstance(target, ast.Attribute):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [a for element in target.elts for a in attribute_targets(element)]
+    if isinstance(target, ast.Starred):
+        return attribute_targets(target.value)
+    return []
+
+
+def base_name(node: ast.expr) -> str | None:
+    """A class base as a dotted name; `Base[T]` is `Base`."""
+    return dotted_name(node.value if isinstance(node, ast.Subscript) else node)
+
+
+def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """`base['K']`, `base.K`, `base.get('K')`, `getattr(base, 'K')` -> (K, base): the reads SS103 follows."""
+    if isinstance(node, ast.Subscript):
+        key = string_value(node.slice)
+        return (key, node.value) if key is not None else None
+    if isinstance(node, ast.Attribute):
+        return node.attr, node.value
+    if isinstance(node, ast.Call) and not node.keywords:
+        func, arguments = node.func, node.args
+        if isinstance(func, ast.Attribute) and func.attr == "get" and 1 <= len(arguments) <= 2:
+            key = string_value(arguments[0])
+            return (key, func.value) if key is not None else None
+        if isinstance(func, ast.Name) and func.id == "getattr" and 2 <= len(arguments) <= 3:
+            key = string_value(arguments[1])
+            return (key, arguments[0]) if key is not None else None
+    return None
+
+
+@dataclass
+class ClassKeys:
+    """SS103's cheap verdict on one class: the keys it copies into attributes of that name, and how often it
+    reads each key off something other than the receiver itself."""
+
+    seeded: set[str] = field(default_factory=set)
+    reads: Counter[str] = field(default_factory=Counter)
+
+    def read_again(self) -> set[str]:
+        """Keys read besides the seed's own read: only those can be read in the seed's shadow."""
+        return {key for key in self.seeded if self.reads[key] >= 2}
 
 
 def has_loop(statements: list[ast.stmt]) -> bool:
@@ -63,10 +109,56 @@ def has_loop(statements: list[ast.stmt]) -> bool:
 
 
 class Summarizer(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, columns: Columns) -> None:
+        self.columns = columns
         self.scope = Scope()
         self.builder = FactsBuilder(self.scope)
         self.values: dict[int, ast.expr | None] = {}  # id(stored Attribute) -> its value when the target is single
+        self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
+        self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
+        self.lines: list[bytes] | None = None  # the source's lines, encoded as `ast` counts columns; made on need
+        source = columns.source
+        self.may_have_doc_comments = (b"#:" if isinstance(source, bytes) else "#:") in source
+
+    def _note_attribute_docstrings(self, node: ast.AST) -> None:
+        """Assignments of the node's blocks that a string statement follows."""
+        for name in STATEMENT_LISTS:
+            statements = getattr(node, name, None) or []
+            for statement, following in zip(statements, statements[1:]):
+                if (isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(following, ast.Expr)
+                        and string_value(following.value) is not None):
+                    self.docstring_before.add(id(statement))
+
+    def visit_block(self, node: ast.AST) -> None:
+        self._note_attribute_docstrings(node)
+        self.generic_visit(node)
+
+    visit_Module = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = visit_block
+    visit_Try = visit_TryStar = visit_ExceptHandler = visit_match_case = visit_block
+
+    def _line(self, number: int) -> bytes:
+        if self.lines is None:
+            source = self.columns.source
+            text = source if isinstance(source, str) else decoded(source)
+            self.lines = [line.encode("utf-8") for line in re.split(r"\r\n|\r|\n", text)]
+        return self.lines[number - 1]
+
+    def _doc_comment(self, node: ast.stmt) -> bool:
+        """A `#:` comment on the line above, at the statement's indentation, or at the end of its last line."""
+        indent = self._line(node.lineno)[:node.col_offset]
+        if node.lineno > 1 and not indent.strip() and self._line(node.lineno - 1).startswith(indent + b"#:"):
+            return True
+        return self._line(node.end_lineno)[node.end_col_offset:].lstrip(b" \t;").startswith(b"#:")
+
+    def _documented(self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr]) -> None:
+        receiver = self.scope.receiver
+        if receiver is None:
+            return
+        stores = [a for target in targets for a in attribute_targets(target)]
+        if any(dotted_name(a.value) == receiver for a in stores) and (
+                id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))):
+            for attribute in stores:
+                self.builder.documented_store(attribute.attr, dotted_name(attribute.value))
 
     def _mark_values(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         for target in targets:
@@ -76,17 +168,43 @@ class Summarizer(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         self._mark_values(node.targets, node.value)
         self._class_binding(node.targets, node.value)
+        self._documented(node, node.targets)
+        if len(node.targets) == 1:
+            self._seed(node.targets[0], node.value)
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
+        self._documented(node, [node.target])
+        self._seed(node.target, node.value)
         self.generic_visit(node)
+
+    def _seed(self, target: ast.expr, value: ast.expr | None) -> None:
+        """`X.K = cfg['K']` (any keyed access of K) may seed an attribute from a config."""
+        access = keyed_access(value) if value is not None and self.class_keys else None
+        if isinstance(target, ast.Attribute) and access is not None and access[0] == target.attr:
+            self.class_keys[-1].seeded.add(target.attr)
+
+    def _keyed_read(self, node: ast.expr) -> None:
+        access = keyed_access(node) if self.class_keys else None
+        if access is not None:
+            key, base = access
+            if not (isinstance(base, ast.Name) and base.id == self.scope.receiver):
+                self.class_keys[-1].reads[key] += 1
 
     def _class_binding(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
             self.builder.class_binding(names, listed_strings(value))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.builder.import_module(alias.name, alias.asname)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.builder.import_from(node.level or 0, node.module, alias.name, alias.asname)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         # `self.x += 1` reads the attribute; ast marks its target as a store
@@ -101,11 +219,17 @@ class Summarizer(ast.NodeVisitor):
         owner = dotted_name(node.value)
         if not isinstance(node.ctx, ast.Store):
             self.builder.read(node.attr, owner)
+            if isinstance(node.ctx, ast.Load):
+                self._keyed_read(node)
         else:
             value = self.values.pop(id(node), None)
             constructed = isinstance(value, ast.Call) and is_constructor(dotted_name(value.func))
-            same_name = value is not None and mentions(value, node.attr)
-            self.builder.store(node.attr, node.lineno, node.col_offset, owner, constructed, same_name)
+            self.builder.store(node.attr, node.lineno, self.columns(node.lineno, node.col_offset), owner, constructed)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._keyed_read(node)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -115,6 +239,7 @@ class Summarizer(ast.NodeVisitor):
             dotted_name(node.func), [string_value(arg) for arg in positional],
             first.id if isinstance(first, ast.Name) else None,
         )
+        self._keyed_read(node)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -132,14 +257,18 @@ class Summarizer(ast.NodeVisitor):
         not_equal = any(isinstance(op, ast.NotEq) for compare in compares for op in compare.ops)
         if not_equal and has_loop(node.body):
             self.builder.facts.signals.add(GUARDED_LOOP)
+        self._note_attribute_docstrings(node)
         self.generic_visit(node)
 
     # Classes and functions are entered before their decorators, bases and parameters are
     # visited, as the libcst traversal does.
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.scope.enter_class(node.name)
-        self.builder.enter_class(node.name, [dotted_name(b) for b in node.bases], decorator_names(node))
+        self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node))
+        self.class_keys.append(ClassKeys())
+        self._note_attribute_docstrings(node)
         self.generic_visit(node)
+        self.builder.facts.signals.update(SEEDED + key for key in self.class_keys.pop().read_again())
         self.builder.leave_class()
         self.scope.leave()
 
@@ -154,6 +283,7 @@ class Summarizer(ast.NodeVisitor):
         )
         if self.scope.is_method:
             self.builder.method(node.name, decorators)
+        self._note_attribute_docstrings(node)
         self.generic_visit(node)
         self.scope.leave()
 
@@ -168,11 +298,32 @@ def summarize(path: str, source: str | bytes) -> FileFacts:
         return FileFacts(path=path, error=python_syntax_error(error))
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting beyond the parser
         return FileFacts(path=path, error=f"cannot parse: {type(error).__name__}")
-    return summary_of_tree(path, tree)
+    return summary_of_tree(path, tree, source)
 
 
-def summary_of_tree(path: str, tree: ast.Module) -> FileFacts:
-    summarizer = Summarizer()
+class Columns:
+    """Character columns from `ast`'s, which count UTF-8 bytes; libcst and flake8 count characters."""
+
+    def __init__(self, source: str | bytes) -> None:
+        self.source = source
+        self.lines: list[bytes] | None = None  # the encoded lines, made only for a file that is not ASCII
+
+    def __call__(self, line: int, offset: int) -> int:
+        if self.source.isascii():
+            return offset
+        if self.lines is None:
+            text = self.source if isinstance(self.source, str) else decoded(self.source)
+            self.lines = [line.encode("utf-8") for line in re.split(r"\r\n|\r|\n", text)]
+        return len(self.lines[line - 1][:offset].decode("utf-8", "replace"))
+
+
+def decoded(source: bytes) -> str:
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    return source.decode(encoding, "replace")
+
+
+def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFacts:
+    summarizer = Summarizer(Columns(source))
     try:
         summarizer.visit(tree)
     except RecursionError:

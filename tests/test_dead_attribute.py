@@ -1,11 +1,18 @@
-"""SS101 messages and "did you mean" hints."""
+"""SS101 messages and "did you mean" hints; the facts and lookups behind reads from outside the package."""
 
 from __future__ import annotations
 
-from conftest import FIXTURES
+import pytest
+
+from conftest import FIXTURES, REPO
 from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.hint import closest, tokens
+from flake8_stale_state.index import full_facts
+from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
+from flake8_stale_state import stdlib_bases
+from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
+from flake8_stale_state.summary import summarize
 
 
 def messages(path, **settings):
@@ -47,3 +54,102 @@ def test_closest_rules():
     assert closest("dir", ["__dir__"]) is None  # dunders are never the attribute meant
     assert closest("world_rank", ["WORLD"]) is None
     assert closest("q_config", ["_config"]) is None  # one character away, but another shape of name
+
+
+DOCUMENTATION_SHAPES = """\
+import random, os.path as osp
+from .sibling import Thing as Other
+from ... import up
+from logging import *
+
+
+class A(random.Random):
+    def f(self, other):  #: a comment on the header line documents nothing below it
+        #: above
+        self.above = 1
+        self.trailing = 2  #: trailing
+        x = 1; self.second_on_line = 2  #: trailing, the last statement of the line
+        #: above, the first statement of the line
+        self.first_on_line = 1; self.not_first = 2
+        self.docstring = 3
+        "docstring"
+        self.same_line = 1; "docstring"
+        if x: self.suite = 1  #: trailing, after a one-line block
+        self.semicolon = 1;  #: trailing, after a semicolon
+        self.parenthesised = (
+            1
+        )  #: trailing, after the last line
+        self.k, (self.l, *self.m) = v  #: every target
+        other.not_receiver = 1  #: not an attribute of the instance
+        if x:
+            pass
+        #: above, after a block, at the statement's indentation
+        self.after_block = 1
+        if x:
+            pass
+            #: closing the block above
+        self.closing_comment = 1
+        try:
+            self.in_try = 1
+            "docstring"
+        finally:
+            self.in_finally = 1
+            "docstring"
+
+        def inner():
+            self.in_closure = 1  #: trailing
+"""
+SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state")])
+
+
+@pytest.mark.parametrize("source", [DOCUMENTATION_SHAPES, *SOURCES], ids=["shapes", *(p.name for p in SOURCES)])
+def test_both_passes_find_the_same_documented_attributes_and_imports(source):
+    if not isinstance(source, str):
+        source = source.read_bytes()
+    summary, full = summarize("m.py", source), full_facts("m.py", source)
+    assert (summary.documented, summary.imports) == (full.documented, full.imports)
+
+
+def test_documented_attributes_follow_sphinx():
+    facts = summarize("m.py", DOCUMENTATION_SHAPES)
+    assert facts.documented == {
+        "above", "trailing", "second_on_line", "first_on_line", "docstring", "same_line", "suite", "semicolon",
+        "parenthesised", "k", "l", "m", "after_block", "in_try", "in_finally", "in_closure",
+    }
+    assert facts.imports == {
+        "random": "random", "osp": "os.path", "Other": ".sibling.Thing", "up": "...up",
+    }
+
+
+def test_qualified_names_follow_imports():
+    imports = {"random": "random", "Handler": "logging.StreamHandler", "case": ".case", "up": "..up"}
+    assert qualified_name("random.Random", imports) == "random.Random"
+    assert qualified_name("Handler", imports) == "logging.StreamHandler"
+    assert qualified_name("Random", imports) is None  # not imported: defined in the package, or unknown
+    assert qualified_name("case.TestCase", imports) is None  # the package's own module
+    assert qualified_name("case.TestCase", imports, package="unittest") == "unittest.case.TestCase"
+    assert qualified_name("up.X", imports, package="a.b") == "a.up.X"
+
+
+def test_standard_library_classes_and_their_bases_read_through_self():
+    class_reads = StdlibClasses().class_reads
+    assert "gauss_next" in class_reads("random.Random")
+    assert "terminator" in class_reads("logging.StreamHandler")
+    # WSGIServer -> http.server.HTTPServer -> socketserver.TCPServer, across modules
+    assert {"allow_reuse_address", "address_family"} <= class_reads("wsgiref.simple_server.WSGIServer")
+    assert "_testMethodName" in class_reads("unittest.TestCase")  # re-exported by unittest/__init__.py
+    assert class_reads("thirdparty.Random") == frozenset()
+    assert class_reads("random.NoSuchClass") == frozenset()
+
+
+def test_standard_library_modules_are_summarised_once_through_the_given_summariser():
+    summarised = []
+
+    def summarize_file(path):
+        summarised.append(path.name)
+        return stdlib_bases.summarize_file(path)
+
+    stdlib = StdlibClasses(summarize_file)
+    assert "gauss_next" in stdlib.class_reads("random.Random")
+    assert "gauss_next" in stdlib.class_reads("random.SystemRandom")
+    assert summarised == ["random.py"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from flake8_stale_state import cli, index
-from flake8_stale_state.facts import collect_facts
+from flake8_stale_state.cst_facts import collect_facts
 
 DEAD = "SS101 'dead' is assigned but never read in package 'pkg'"
 GOOD = "class Good:\n    def set(self):\n        self.dead = 1\n        self.kept = 2\n"
@@ -253,5 +253,5 @@ def test_collect_facts_turns_any_exception_into_an_error(monkeypatch):
     def explode(source):
         raise KeyError("boom")
 
-    monkeypatch.setattr("flake8_stale_state.facts.parse", explode)
+    monkeypatch.setattr("flake8_stale_state.cst_facts.parse", explode)
     assert collect_facts("x.py", "x = 1\n", {}).error == "internal error: KeyError: 'boom'"

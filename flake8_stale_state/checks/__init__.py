@@ -14,8 +14,14 @@ CHECKS = (dead_attribute, stale_cache, config_shadow)
 
 
 def collectors() -> dict:
-    """Code -> the collector class a check needs beyond the shared attribute facts."""
-    return {check.CODE: check.Collector for check in CHECKS if getattr(check, "Collector", None)}
+    """Code -> the libcst collector class a check needs beyond the shared attribute facts.
+
+    Imported here, when a file is parsed, rather than with the checks: a run served from the cache
+    never loads libcst.
+    """
+    from flake8_stale_state.checks import config_shadow_cst, stale_cache_cst
+
+    return {stale_cache.CODE: stale_cache_cst.Collector, config_shadow.CODE: config_shadow_cst.Collector}
 
 
 def fix_source(source: str, findings_of: Callable[[str], list[Finding]]) -> str:

@@ -10,7 +10,20 @@ Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_int
             if self.activation_checkpoint_interval > 0: ...
 
 Good: the attribute is read somewhere in the package, in any file and any form
-(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...).
+(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...), or by code outside it:
+
+    class Context:
+        def __init__(self):
+            #: The subcommand about to run, for the group's callback.
+            self.invoked_subcommand = None             # documented API: read by the package's users
+
+    class UsageError(Exception):
+        def __init__(self, message, ctx=None):
+            self.ctx = ctx                             # an exception's payload: read by whoever catches it
+
+    class Quiet(logging.StreamHandler):
+        def __init__(self):
+            self.terminator = ""                       # read by the standard library's StreamHandler.emit
 """
 
 from __future__ import annotations
@@ -31,11 +44,21 @@ NAME = "dead-attribute-write"
 
 
 def is_consumed(write: Write, index: PackageIndex) -> bool:
-    """Read by name, or taken by a framework that reads attributes without naming them."""
+    """Read by name, taken by a framework that reads attributes without naming them, or read outside the package."""
     if write.name in index.read_names:
         return True
     traits = index.traits_of(write.cls)
-    return "reads_all" in traits or ("module" in traits and write.constructed)
+    return "reads_all" in traits or ("module" in traits and write.constructed) or is_read_outside(write, index)
+
+
+def is_read_outside(write: Write, index: PackageIndex) -> bool:
+    """Read by code the package does not hold: a standard-library base class, or (public names only) the
+    package's users, for an attribute documented as API where it is assigned or carried by an exception."""
+    if write.name in index.stdlib_reads_of(write.cls):
+        return True
+    if write.name.startswith("_"):
+        return False
+    return write.name in index.documented_names or "exception" in index.traits_of(write.cls)
 
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:

@@ -1,0 +1,412 @@
+"""Facts from the libcst tree: the traversal findings and fixes come from.
+
+One parse and one batched traversal per file. The scope tracker is split into an opening visitor
+placed first in the batch and a closing one placed last, so every collector sees the scope of the
+node it visits, on the way in and on the way out. Syntax trees never leave this module's callers.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from flake8_stale_state.facts import FactsBuilder, FileFacts, Write, is_constructor, python_syntax_error
+from flake8_stale_state.scope import Scope
+from flake8_stale_state.summary import summary_of_tree
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` as a string, None for anything that is not a plain dotted name."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def decorator_names(node: cst.FunctionDef | cst.ClassDef) -> list[str]:
+    names = []
+    for decorator in node.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        name = dotted_name(expr)
+        if name:
+            names.append(name)
+    return names
+
+
+def _parameter_names(params: cst.Parameters) -> list[str]:
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            every.append(star)
+    return [p.name.value for p in every]
+
+
+def _first_positional(params: cst.Parameters) -> str | None:
+    first = params.posonly_params or params.params
+    return first[0].name.value if first else None
+
+
+class ScopeOpener(cst.BatchableCSTVisitor):
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.scope.enter_class(node.name.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scope.enter_function(
+            node.name.value, _parameter_names(node.params), _first_positional(node.params), decorator_names(node)
+        )
+
+
+class ScopeCloser(cst.BatchableCSTVisitor):
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scope.leave()
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scope.leave()
+
+
+class Collector(cst.BatchableCSTVisitor):
+    """Base of every fact collector: shares the scope and reports positions."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self.get_metadata(PositionProvider, node).start
+        return start.line, start.column
+
+    def result(self) -> Any:
+        raise NotImplementedError
+
+
+def string_value(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def target_attributes(target: cst.BaseExpression) -> list[cst.Attribute]:
+    """Attributes stored to by an assignment target, through tuples, lists and stars."""
+    if isinstance(target, cst.Attribute):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [a for element in target.elements for a in target_attributes(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_attributes(target.value)
+    return []
+
+
+def listed_strings(node: cst.BaseExpression | None) -> list[str]:
+    if node is None:
+        return []
+    value = string_value(node)
+    if value is not None:
+        return [value]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [s for element in node.elements for s in listed_strings(element.value)]
+    return []
+
+
+def base_name(node: cst.BaseExpression) -> str | None:
+    """A class base as a dotted name; `Base[T]` is `Base`."""
+    return dotted_name(node.value if isinstance(node, cst.Subscript) else node)
+
+
+def is_doc_comment(comment: cst.Comment | None) -> bool:
+    """Sphinx's attribute documentation comment: `#: what it holds`."""
+    return comment is not None and comment.value.startswith("#:")
+
+
+def small_statements(body: Sequence[cst.BaseStatement]) -> list[cst.CSTNode]:
+    """A block's statements as Python's own tree lists them: those sharing a line one by one."""
+    return [small for statement in body
+            for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement])]
+
+
+class AttributeCollector(Collector):
+    """Attribute stores and every form of attribute read, from the libcst tree.
+
+    It needs no positions while it walks: resolving them costs libcst more than parsing, and only the
+    stores have any, which `place_writes` takes from Python's own tree of the file when it has one.
+    """
+
+    METADATA_DEPENDENCIES = ()
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__(scope)
+        self.stores: dict[int, cst.BaseExpression | None] = {}  # id(Attribute) -> the value it is assigned
+        self.stored: list[cst.Attribute] = []  # the node of each write, in the order of the writes
+        self.builder = FactsBuilder(scope)
+        self.in_import = False  # `import a.b` names a module: no attribute is read
+        self.documented: set[int] = set()  # id() of assignments with Sphinx attribute documentation
+
+    def result(self) -> FileFacts:
+        return self.builder.facts
+
+    def place_writes(self, wrapper: MetadataWrapper, tree: ast.Module | None, source: str | bytes,
+                     resolved: bool) -> None:
+        """Give each write its position: where `ast` saw the same store, else (or if the traversal `resolved`
+        libcst's positions anyway) libcst's own."""
+        facts = self.builder.facts
+        placed = None
+        if tree is not None and not resolved:
+            placed = same_writes_placed(facts.writes, summary_of_tree("", tree, source).writes)
+        if placed is None:
+            positions = wrapper.resolve(PositionProvider)
+            starts = (positions[node].start for node in self.stored)
+            placed = [w._replace(line=start.line, col=start.column) for w, start in zip(facts.writes, starts)]
+        facts.writes = placed
+
+    def _mark_stores(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        single = isinstance(target, cst.Attribute)
+        for attribute in target_attributes(target):
+            self.stores[id(attribute)] = value if single else None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._mark_stores(target.target, node.value)
+        self._class_binding([t.target for t in node.targets], node.value)
+        self._documented(node, [t.target for t in node.targets])
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._mark_stores(node.target, node.value)
+        self._class_binding([node.target], node.value)
+        self._documented(node, [node.target])
+
+    # Sphinx attribute documentation: a `#:` comment on the line above, at the statement's indentation, or at
+    # the end of its line; or a string statement right after the assignment.
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        above = node.leading_lines[-1] if node.leading_lines else None
+        if above is not None and above.indent and not above.whitespace.value and is_doc_comment(above.comment):
+            self.documented.add(id(node.body[0]))
+        if is_doc_comment(node.trailing_whitespace.comment):
+            self.documented.add(id(node.body[-1]))
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._note_attribute_docstrings(list(node.body))
+        if is_doc_comment(node.trailing_whitespace.comment):
+            self.documented.add(id(node.body[-1]))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._note_attribute_docstrings(small_statements(node.body))
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._note_attribute_docstrings(small_statements(node.body))
+
+    def _note_attribute_docstrings(self, statements: list[cst.CSTNode]) -> None:
+        for statement, following in zip(statements, statements[1:]):
+            if (isinstance(statement, (cst.Assign, cst.AnnAssign)) and isinstance(following, cst.Expr)
+                    and string_value(following.value) is not None):
+                self.documented.add(id(statement))
+
+    def _documented(self, node: cst.Assign | cst.AnnAssign, targets: list[cst.BaseExpression]) -> None:
+        if id(node) in self.documented:
+            for attribute in (a for target in targets for a in target_attributes(target)):
+                self.builder.documented_store(attribute.attr.value, dotted_name(attribute.value))
+
+    def _class_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
+        names = [t.value for t in targets if isinstance(t, cst.Name)]
+        if names:
+            self.builder.class_binding(names, listed_strings(value))
+
+    def visit_For(self, node: cst.For) -> None:
+        self._mark_stores(node.target, None)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._mark_stores(node.target, None)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._mark_stores(node.asname.name, None)
+
+    # AugAssign and Del targets are reads: they need the attribute to exist and use it.
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.in_import = True
+        for alias in node.names:
+            self.builder.import_module(dotted_name(alias.name), alias.asname and dotted_name(alias.asname.name))
+
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self.in_import = False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.in_import = True
+        if isinstance(node.names, cst.ImportStar):
+            return
+        module = dotted_name(node.module) if node.module is not None else None
+        for alias in node.names:
+            self.builder.import_from(len(node.relative), module, dotted_name(alias.name),
+                                     alias.asname and dotted_name(alias.asname.name))
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self.in_import = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.in_import:
+            return
+        name = node.attr.value
+        owner = dotted_name(node.value)
+        if id(node) not in self.stores:
+            self.builder.read(name, owner)
+            return
+        value = self.stores.pop(id(node))
+        constructed = isinstance(value, cst.Call) and is_constructor(dotted_name(value.func))
+        self.builder.store(name, 0, 0, owner, constructed)  # placed once the traversal is done
+        self.stored.append(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        first = positional[0] if positional else None
+        self.builder.call(
+            dotted_name(node.func), [string_value(arg) for arg in positional],
+            first.value if isinstance(first, cst.Name) else None,
+        )
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if "{" in node.value:
+            value = node.evaluated_value
+            if isinstance(value, str):
+                self.builder.string(value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        bases = [base_name(arg.value) for arg in node.bases if arg.keyword is None and not arg.star]
+        self.builder.enter_class(node.name.value, bases, decorator_names(node))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.builder.leave_class()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.scope.is_method:
+            self.builder.method(node.name.value, decorator_names(node))
+
+
+# libcst's native parser recurses on the C stack and crashes the process (no exception) on deep nesting
+# that Python's own parser rejects cleanly, so such files are refused before libcst sees them, and libcst
+# runs on a thread with a large stack for the nesting Python's parser accepts (`x and x and ...`).
+NESTING_ERRORS = (RecursionError, MemoryError)
+TOO_NESTED = "too many nested parentheses"
+PARSER_STACK_BYTES = 256 * 1024 * 1024  # reserved, not committed: only the pages used cost memory
+
+
+class TooDeeplyNested(Exception):
+    pass
+
+
+def python_tree(source: str | bytes) -> ast.Module | None:
+    """Python's own tree of the source, None where Python rejects it; TooDeeplyNested where libcst would crash."""
+    try:
+        return ast.parse(source)
+    except NESTING_ERRORS:
+        raise TooDeeplyNested from None
+    except SyntaxError as error:
+        if error.msg == TOO_NESTED:
+            raise TooDeeplyNested from None
+        return None
+    except ValueError:  # NUL bytes: libcst reports those itself
+        return None
+
+
+def on_large_stack(function, *args):
+    """`function(*args)` on a thread with a stack of PARSER_STACK_BYTES; its exception is raised here."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, function(*args)))
+        except BaseException as error:  # noqa: B036 - handed back to the calling thread
+            outcome.append((False, error))
+
+    previous = threading.stack_size(PARSER_STACK_BYTES)
+    try:
+        thread = threading.Thread(target=run, name="stale-state-parser")
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return value
+
+
+def parse(source: str | bytes) -> tuple[cst.Module, ast.Module | None]:
+    """The libcst tree and, where Python accepts the source, Python's."""
+    tree = python_tree(source)
+    return on_large_stack(cst.parse_module, source), tree
+
+
+def same_writes_placed(writes: list[Write], located: list[Write]) -> list[Write] | None:
+    """`writes` at the positions of the same writes in `located`, matched in order among equal writes;
+    None unless both traversals saw exactly the same writes."""
+    positions: dict[Write, deque[tuple[int, int]]] = {}
+    for write in located:
+        positions.setdefault(write._replace(line=0, col=0), deque()).append((write.line, write.col))
+    placed = []
+    for write in writes:
+        queue = positions.get(write)
+        if not queue:
+            return None
+        line, col = queue.popleft()
+        placed.append(write._replace(line=line, col=col))
+    return placed if not any(positions.values()) else None
+
+
+def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> str:
+    """Python's own wording where Python also rejects the file; libcst's where only libcst does."""
+    try:
+        ast.parse(source)
+    except SyntaxError as python_error:
+        return python_syntax_error(python_error)
+    except Exception:  # noqa: S110 - fall back to libcst's wording below
+        pass
+    return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"
+
+
+def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, type[Collector]]) -> FileFacts:
+    """One parse and one batched traversal; a file that cannot be parsed yields facts with `error`."""
+    try:
+        module, tree = parse(source)
+        scope = Scope()
+        core = AttributeCollector(scope)
+        own = {code: collector(scope) for code, collector in check_collectors.items()}
+        visitors = [ScopeOpener(scope), core, *own.values(), ScopeCloser(scope)]
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        wrapper.visit_batched(visitors)
+        core.place_writes(wrapper, tree, source, any(PositionProvider in v.METADATA_DEPENDENCIES for v in own.values()))
+    except cst.ParserSyntaxError as error:
+        return FileFacts(path=path, error=syntax_error_message(source, error))
+    except SyntaxError as error:  # from the encoding declaration, before parsing starts
+        return FileFacts(path=path, error=f"cannot decode: {error.msg}")
+    except UnicodeDecodeError as error:
+        return FileFacts(path=path, error=f"cannot decode: {error.reason} at byte {error.start}")
+    except (RecursionError, TooDeeplyNested):
+        return FileFacts(path=path, error="nested too deeply to analyse")
+    except Exception as error:  # one file's failure must not cost the package its other files
+        return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")
+    facts = core.result()
+    facts.path = path
+    facts.checks = {code: collector.result() for code, collector in own.items()}
+    return facts
