@@ -108,15 +108,18 @@ def string_value(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def target_attributes(target: cst.BaseExpression) -> list[cst.Attribute]:
-    """Attributes stored to by an assignment target, through tuples, lists and stars."""
-    if isinstance(target, cst.Attribute):
-        return [target]
+def stored_targets(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """What an assignment target stores to (names, attributes, subscripts), through tuples, lists and stars."""
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [a for element in target.elements for a in target_attributes(element.value)]
+        return [n for element in target.elements for n in stored_targets(element.value)]
     if isinstance(target, cst.StarredElement):
-        return target_attributes(target.value)
-    return []
+        return stored_targets(target.value)
+    return [target]
+
+
+def target_attributes(target: cst.BaseExpression) -> list[cst.Attribute]:
+    """Attributes stored to by an assignment target."""
+    return [n for n in stored_targets(target) if isinstance(n, cst.Attribute)]
 
 
 def listed_strings(node: cst.BaseExpression | None) -> list[str]:

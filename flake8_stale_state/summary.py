@@ -109,16 +109,15 @@ def has_loop(statements: list[ast.stmt]) -> bool:
 
 
 class Summarizer(ast.NodeVisitor):
-    def __init__(self, columns: Columns) -> None:
-        self.columns = columns
+    def __init__(self, source: SourceLines) -> None:
+        self.source = source
         self.scope = Scope()
         self.builder = FactsBuilder(self.scope)
         self.values: dict[int, ast.expr | None] = {}  # id(stored Attribute) -> its value when the target is single
         self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
-        self.lines: list[bytes] | None = None  # the source's lines, encoded as `ast` counts columns; made on need
-        source = columns.source
-        self.may_have_doc_comments = (b"#:" if isinstance(source, bytes) else "#:") in source
+        text = source.source
+        self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
 
     def _note_attribute_docstrings(self, node: ast.AST) -> None:
         """Assignments of the node's blocks that a string statement follows."""
@@ -136,19 +135,12 @@ class Summarizer(ast.NodeVisitor):
     visit_Module = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = visit_block
     visit_Try = visit_TryStar = visit_ExceptHandler = visit_match_case = visit_block
 
-    def _line(self, number: int) -> bytes:
-        if self.lines is None:
-            source = self.columns.source
-            text = source if isinstance(source, str) else decoded(source)
-            self.lines = [line.encode("utf-8") for line in re.split(r"\r\n|\r|\n", text)]
-        return self.lines[number - 1]
-
     def _doc_comment(self, node: ast.stmt) -> bool:
         """A `#:` comment on the line above, at the statement's indentation, or at the end of its last line."""
-        indent = self._line(node.lineno)[:node.col_offset]
-        if node.lineno > 1 and not indent.strip() and self._line(node.lineno - 1).startswith(indent + b"#:"):
+        indent = self.source.line(node.lineno)[:node.col_offset]
+        if node.lineno > 1 and not indent.strip() and self.source.line(node.lineno - 1).startswith(indent + b"#:"):
             return True
-        return self._line(node.end_lineno)[node.end_col_offset:].lstrip(b" \t;").startswith(b"#:")
+        return self.source.line(node.end_lineno)[node.end_col_offset:].lstrip(b" \t;").startswith(b"#:")
 
     def _documented(self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr]) -> None:
         receiver = self.scope.receiver
@@ -224,7 +216,8 @@ class Summarizer(ast.NodeVisitor):
         else:
             value = self.values.pop(id(node), None)
             constructed = isinstance(value, ast.Call) and is_constructor(dotted_name(value.func))
-            self.builder.store(node.attr, node.lineno, self.columns(node.lineno, node.col_offset), owner, constructed)
+            column = self.source.column(node.lineno, node.col_offset)
+            self.builder.store(node.attr, node.lineno, column, owner, constructed)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -301,20 +294,23 @@ def summarize(path: str, source: str | bytes) -> FileFacts:
     return summary_of_tree(path, tree, source)
 
 
-class Columns:
-    """Character columns from `ast`'s, which count UTF-8 bytes; libcst and flake8 count characters."""
+class SourceLines:
+    """The source's lines as `ast` counts columns (UTF-8 bytes), made only when asked for; and the character
+    columns libcst and flake8 count, from `ast`'s."""
 
     def __init__(self, source: str | bytes) -> None:
         self.source = source
-        self.lines: list[bytes] | None = None  # the encoded lines, made only for a file that is not ASCII
+        self.ascii = source.isascii()  # columns in bytes and in characters agree
+        self.lines: list[bytes] | None = None
 
-    def __call__(self, line: int, offset: int) -> int:
-        if self.source.isascii():
-            return offset
+    def line(self, number: int) -> bytes:
         if self.lines is None:
             text = self.source if isinstance(self.source, str) else decoded(self.source)
             self.lines = [line.encode("utf-8") for line in re.split(r"\r\n|\r|\n", text)]
-        return len(self.lines[line - 1][:offset].decode("utf-8", "replace"))
+        return self.lines[number - 1]
+
+    def column(self, number: int, offset: int) -> int:
+        return offset if self.ascii else len(self.line(number)[:offset].decode("utf-8", "replace"))
 
 
 def decoded(source: bytes) -> str:
@@ -323,7 +319,7 @@ def decoded(source: bytes) -> str:
 
 
 def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFacts:
-    summarizer = Summarizer(Columns(source))
+    summarizer = Summarizer(SourceLines(source))
     try:
         summarizer.visit(tree)
     except RecursionError:

@@ -9,7 +9,7 @@ import libcst as cst
 from libcst.metadata import PositionProvider
 
 from flake8_stale_state import cst_facts
-from flake8_stale_state.cst_facts import string_value
+from flake8_stale_state.cst_facts import stored_targets, string_value
 from flake8_stale_state.scope import Scope
 
 
@@ -85,24 +85,12 @@ def access_of(node: cst.CSTNode) -> Access | None:
 
 
 def stored_nodes(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """Attributes and subscripts an assignment target stores to, through tuples, lists and stars."""
-    if isinstance(target, (cst.Attribute, cst.Subscript)):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in stored_nodes(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return stored_nodes(target.value)
-    return []
+    """Attributes and subscripts an assignment target stores to."""
+    return [n for n in stored_targets(target) if isinstance(n, (cst.Attribute, cst.Subscript))]
 
 
 def bound_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in bound_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return bound_names(target.value)
-    return []
+    return [n.value for n in stored_targets(target) if isinstance(n, cst.Name)]
 
 
 # facts ----------------------------------------------------------------------------------------------------
