@@ -85,9 +85,9 @@ class ScopeCloser(cst.BatchableCSTVisitor):
 
 
 class Collector(cst.BatchableCSTVisitor):
-    """Base of every fact collector: shares the scope and reports positions."""
-
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    """Base of every fact collector: shares the scope and reports positions. A collector that calls `position`
+    declares PositionProvider among its METADATA_DEPENDENCIES (libcst joins those of every base class, so
+    none is declared here: resolving positions costs more than parsing)."""
 
     def __init__(self, scope: Scope) -> None:
         super().__init__()
@@ -155,8 +155,6 @@ class AttributeCollector(Collector):
     It needs no positions while it walks: resolving them costs libcst more than parsing, and only the
     stores have any, which `place_writes` takes from Python's own tree of the file when it has one.
     """
-
-    METADATA_DEPENDENCIES = ()
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
@@ -398,7 +396,8 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         visitors = [ScopeOpener(scope), core, *own.values(), ScopeCloser(scope)]
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         wrapper.visit_batched(visitors)
-        core.place_writes(wrapper, tree, source, any(PositionProvider in v.METADATA_DEPENDENCIES for v in own.values()))
+        positioned = any(PositionProvider in collector.get_inherited_dependencies() for collector in own.values())
+        core.place_writes(wrapper, tree, source, positioned)
     except cst.ParserSyntaxError as error:
         return FileFacts(path=path, error=syntax_error_message(source, error))
     except SyntaxError as error:  # from the encoding declaration, before parsing starts

@@ -91,11 +91,17 @@ class Analyzer:
 
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> str | None:
         """The libcst facts a file needs, by its summary: with the collectors of the checks that may report on
-        it (of every check where the summary failed); None where no check can."""
+        it (of every check where the summary failed), of only the lines they ask for where each of them can
+        tell; None where no check can report."""
         if summary.error is not None:
             return FULL
-        codes = [check.CODE for check in CHECKS if _may_report(check, summary, index, self.settings)]
-        return full_kind(codes) if codes else None
+        checks = [check for check in CHECKS if _may_report(check, summary, index, self.settings)]
+        if not checks:
+            return None
+        lines: set[int] = set()
+        if all(hasattr(check, "lines_needed") for check in checks):
+            lines = set().union(*(check.lines_needed(summary, index, self.settings) for check in checks))
+        return full_kind((check.CODE for check in checks), lines)
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import multiprocessing
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
+from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
@@ -172,13 +174,25 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def full_facts(path: str, source: bytes | str, codes: Collection[str] | None = None) -> FileFacts:
+def full_facts(path: str, source: bytes | str, codes: Collection[str] | None = None,
+               lines: Collection[int] = ()) -> FileFacts:
     """Facts from libcst, what findings and fixes are made of: with the collectors of the checks `codes`
-    names (all if None)."""
+    names (all if None); of the excerpt that holds `lines` where some are given, else of the whole file."""
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file needs parsing
 
     wanted = {code: collector for code, collector in collectors().items() if codes is None or code in codes}
-    return collect_facts(path, source, wanted)
+    part = excerpt_of(source, lines) if lines else None
+    facts = collect_facts(path, part, wanted) if part is not None else None
+    # an excerpt libcst rejects says nothing of the file: the file's own verdict is wanted
+    return facts if facts is not None and facts.error is None else collect_facts(path, source, wanted)
+
+
+def excerpt_of(source: bytes | str, lines: Collection[int]) -> bytes | str | None:
+    """The part of the source that holds `lines`; None where Python's parser cannot say what that is."""
+    try:
+        return excerpt(source, ast.parse(source), lines)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def summary_facts(path: str, source: bytes | str) -> FileFacts:
@@ -187,21 +201,23 @@ def summary_facts(path: str, source: bytes | str) -> FileFacts:
     return facts if facts.error is None else full_facts(path, source)
 
 
-# Kinds of facts: "summary" made by the ast pre-pass; "full" by libcst with every check's collector, and
-# "full:SS101,SS103" with those checks' collectors only.
+# Kinds of facts: "summary" made by the ast pre-pass; "full" by libcst with every check's collector;
+# "full:SS101,SS103" with those checks' collectors only, and "full:SS101@12,40" of the excerpt holding those lines.
 SUMMARY, FULL = "summary", "full"
 
 
-def full_kind(codes: Iterable[str]) -> str:
-    return f"{FULL}:{','.join(sorted(codes))}"
+def full_kind(codes: Iterable[str], lines: Iterable[int] = ()) -> str:
+    kind = f"{FULL}:{','.join(sorted(codes))}"
+    return f"{kind}@{','.join(map(str, sorted(lines)))}" if lines else kind
 
 
 def make(kind: str, path: str, source: bytes | str) -> FileFacts:
     """Facts of a kind, made anew."""
     if kind == SUMMARY:
         return summary_facts(path, source)
-    _, listed, codes = kind.partition(":")
-    return full_facts(path, source, codes.split(",") if listed else None)
+    _, listed, wanted = kind.partition(":")
+    codes, _, lines = wanted.partition("@")
+    return full_facts(path, source, codes.split(",") if listed else None, [int(n) for n in lines.split(",") if n])
 
 
 def summary_through(cache: FactsCache) -> Callable[[Path], FileFacts | None]:

@@ -20,9 +20,10 @@ from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor, py
 from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+APPENDERS = {"append", "extend", "insert"}  # list methods that add entries (SS102)
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
-GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` with a loop in its block (SS102)
+GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
 SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
 
 
@@ -68,6 +69,15 @@ def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
     return []
 
 
+def path_root(node: ast.expr) -> str | None:
+    """The name a chain of attributes and string keys starts at: `self._config['pipe'].stage` -> "self"."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript) and string_value(node.slice) is None:
+            return None
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def base_name(node: ast.expr) -> str | None:
     """A class base as a dotted name; `Base[T]` is `Base`."""
     return dotted_name(node.value if isinstance(node, ast.Subscript) else node)
@@ -104,8 +114,54 @@ class ClassKeys:
         return {key for key in self.seeded if self.reads[key] >= 2}
 
 
-def has_loop(statements: list[ast.stmt]) -> bool:
-    return any(isinstance(node, LOOPS) for statement in statements for node in ast.walk(statement))
+@dataclass
+class MethodSeeds:
+    """SS103's cheap verdict on one method (with its closures): the keys it may seed, once its local names are
+    known. Owner and config of a seed must start at the receiver or at a local name bound to a path."""
+
+    receiver: str
+    bound: set[str] = field(default_factory=set)  # local names that may stand for a path from the receiver
+    seeds: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # key, owner root, config root
+
+    def keys(self) -> set[str]:
+        roots = self.bound | {self.receiver}
+        return {key for key, owner, config in self.seeds if owner in roots and config in roots}
+
+
+def compared_attributes(test: ast.expr) -> set[str]:
+    """Attributes on either side of a `!=` in an `if` test, through `and` and `or`."""
+    if isinstance(test, ast.BoolOp):
+        return set().union(*map(compared_attributes, test.values))
+    found: set[str] = set()
+    if isinstance(test, ast.Compare):
+        sides = [test.left, *test.comparators]
+        for at, operator in enumerate(test.ops):
+            if isinstance(operator, ast.NotEq):
+                found.update(dotted_name(side) or "" for side in sides[at:at + 2] if isinstance(side, ast.Attribute))
+    return found - {""}
+
+
+def appends_to_attribute(node: ast.AST) -> bool:
+    """`X.L.append(...)` (or extend, insert) or `X.L += ...`."""
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.op, ast.Add) and isinstance(node.target, ast.Attribute)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in APPENDERS
+            and isinstance(node.func.value, ast.Attribute))
+
+
+def may_rebuild(node: ast.If) -> bool:
+    """SS102's cheap verdict on an `if`: its test compares an attribute with `!=`, its block assigns that
+    attribute, and appends to an attribute in a loop."""
+    keys = compared_attributes(node.test)
+    if not keys:
+        return False
+    inside = [n for statement in node.body for n in ast.walk(statement)]
+    targets = [t for n in inside if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
+    if not keys & {dotted_name(a) for target in targets for a in attribute_targets(target)}:
+        return False
+    loops = (n for n in inside if isinstance(n, LOOPS))
+    return any(appends_to_attribute(n) for loop in loops for n in ast.walk(loop))
 
 
 class Summarizer(ast.NodeVisitor):
@@ -115,6 +171,7 @@ class Summarizer(ast.NodeVisitor):
         self.builder = FactsBuilder(self.scope)
         self.values: dict[int, ast.expr | None] = {}  # id(stored Attribute) -> its value when the target is single
         self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
+        self.methods: list[MethodSeeds] = []  # of the methods around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
@@ -173,10 +230,20 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _seed(self, target: ast.expr, value: ast.expr | None) -> None:
-        """`X.K = cfg['K']` (any keyed access of K) may seed an attribute from a config."""
-        access = keyed_access(value) if value is not None and self.class_keys else None
+        """`OWNER.K = CFG['K']` (any keyed access of K) may seed an attribute from a config; a local name bound
+        to a path (`pipe = self._config.pipeline`, or `config` in `self.config = config`) may stand for one."""
+        method = self.methods[-1] if self.methods and self.scope.receiver else None
+        if method is None or value is None:
+            return
+        if isinstance(target, ast.Name) and path_root(value) is not None:
+            method.bound.add(target.id)
+        if isinstance(target, ast.Attribute) and isinstance(value, ast.Name):
+            method.bound.add(value.id)
+        access = keyed_access(value)
         if isinstance(target, ast.Attribute) and access is not None and access[0] == target.attr:
-            self.class_keys[-1].seeded.add(target.attr)
+            key, config = access
+            if not (isinstance(config, ast.Name) and config.id == self.scope.receiver):  # `self.K` is no config
+                method.seeds.append((key, path_root(target.value), path_root(config)))
 
     def _keyed_read(self, node: ast.expr) -> None:
         access = keyed_access(node) if self.class_keys else None
@@ -246,9 +313,7 @@ class Summarizer(ast.NodeVisitor):
                 self.visit(part)
 
     def visit_If(self, node: ast.If) -> None:
-        compares = (n for n in ast.walk(node.test) if isinstance(n, ast.Compare))
-        not_equal = any(isinstance(op, ast.NotEq) for compare in compares for op in compare.ops)
-        if not_equal and has_loop(node.body):
+        if may_rebuild(node):
             self.builder.facts.signals.add(GUARDED_LOOP)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
@@ -274,10 +339,14 @@ class Summarizer(ast.NodeVisitor):
         self.scope.enter_function(
             node.name, [a.arg for a in every], positional[0].arg if positional else None, decorators
         )
-        if self.scope.is_method:
+        method = MethodSeeds(self.scope.receiver or "") if self.scope.is_method else None
+        if method is not None:
             self.builder.method(node.name, decorators)
+            self.methods.append(method)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
+        if method is not None:
+            self.class_keys[-1].seeded |= self.methods.pop().keys()
         self.scope.leave()
 
     visit_AsyncFunctionDef = visit_FunctionDef

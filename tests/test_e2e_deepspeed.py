@@ -62,3 +62,23 @@ def test_fix_is_quiet_in_0_19_4(cache):
     out = flake8(sdist("deepspeed", "0.19.4"), cache, "deepspeed/")
     assert not any("'checkpoint_interval'" in line for line in out)
     assert any(line.startswith(f"{MODULE}:") and "'interval_was_zero'" in line for line in out)  # still never read
+
+
+def test_the_prepass_and_its_excerpts_change_no_finding_on_0_19_3():
+    """Every check on every file, from libcst's whole-file facts and from the pre-pass's choice of files and
+    excerpts: the same findings (86 on 0.19.3, all three codes among them)."""
+    from flake8_stale_state.engine import Analyzer
+    from flake8_stale_state.package import python_files
+    from flake8_stale_state.settings import Settings
+
+    root = sdist("deepspeed", "0.19.3") / "deepspeed"
+    files = python_files(root)
+
+    def findings(prepass: bool) -> list:
+        analyzer = Analyzer(Settings(use_cache=False, prepass=prepass))
+        analyzer.prepare(files)
+        return [finding for path in files for finding in analyzer.check(path)]
+
+    with_prepass = findings(True)
+    assert {f.code for f in with_prepass} == {"SS101", "SS102", "SS103"}
+    assert with_prepass == findings(False)

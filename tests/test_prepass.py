@@ -9,7 +9,7 @@ from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.summary import summarize
+from flake8_stale_state.summary import GUARDED_LOOP, SEEDED, summarize
 
 SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state"), *python_files(REPO / "tests")])
 
@@ -64,3 +64,49 @@ def test_libcst_writes_take_positions_from_ast_only_when_both_saw_the_same_write
     assert same_writes_placed(unplaced[:1], located) is None  # ast saw a write libcst did not
     assert same_writes_placed(unplaced, located[:1]) is None
     assert same_writes_placed([unplaced[0]._replace(name="other"), unplaced[1]], located) is None
+
+
+SEED_SHAPES = {
+    # (the seeding method's decorators, its body, a later read, whether the pre-pass lets libcst look)
+    "seed and read by key": ("", "self.k = self.cfg['k']", "self.cfg['k']", True),
+    "through a local alias": ("", "pipe = self.cfg.pipe\n        self.k = pipe['k']", "self.cfg.pipe['k']", True),
+    "through a bound parameter": ("", "self.cfg = cfg\n        self.k = cfg.get('k')", "self.cfg.get('k')", True),
+    "on an attribute of the receiver": ("", "self.mod.k = getattr(self.cfg, 'k')", "self.cfg['k']", True),
+    "copied off the receiver itself": ("", "args.k = self.k", "args.k", False),
+    "owner is a loop variable": ("", "for p in self.ps:\n            p.k = self.cfg['k']", "self.cfg['k']", False),
+    "config is a loop variable": ("", "for c in self.cs:\n            self.k = c['k']", "self.cfg['k']", False),
+    "owner is a call": ("", "make().k = self.cfg['k']", "self.cfg['k']", False),
+    "in a static method": ("@staticmethod\n    ", "self.k = self.cfg['k']", "self.cfg['k']", False),
+}
+
+
+@pytest.mark.parametrize("decorators, seed, read, signalled", SEED_SHAPES.values(), ids=SEED_SHAPES)
+def test_the_seed_prepass_clears_only_what_libcst_finds_nothing_in(decorators, seed, read, signalled):
+    source = (
+        f"class A:\n    {decorators}def setup(self, cfg):\n        {seed}\n\n"
+        f"    def use(self):\n        return {read}\n\n"
+        "    def move(self):\n        self.k = 2\n        self.mod.k = 3\n"
+    )
+    assert (SEEDED + "k" in summarize("m.py", source).signals) == signalled
+    assert bool(full_facts("m.py", source).checks["SS103"]["reads"]) == signalled  # a finding, or none
+
+
+REBUILD_SHAPES = {
+    "guarded rebuild": ("self.key != key", "self.key = key", "self.rows.append(x)", True),
+    "key on the right, in an and": ("ready and key != self.key", "self.key = key", "self.rows += [x]", True),
+    "block does not assign the key": ("self.key != key", "other = key", "self.rows.append(x)", False),
+    "no append in the loop": ("self.key != key", "self.key = key", "print(x)", False),
+    "appends to a local list": ("self.key != key", "self.key = key", "rows.append(x)", False),
+    "equality, not inequality": ("self.key == key", "self.key = key", "self.rows.append(x)", False),
+}
+
+
+@pytest.mark.parametrize("test, update, append, signalled", REBUILD_SHAPES.values(), ids=REBUILD_SHAPES)
+def test_the_rebuild_prepass_clears_only_what_libcst_finds_nothing_in(test, update, append, signalled):
+    source = (
+        "class A:\n    def __init__(self):\n        self.rows = []\n\n"
+        "    def load(self, key, ready, rows):\n"
+        f"        if {test}:\n            for x in key:\n                {append}\n            {update}\n"
+    )
+    assert (GUARDED_LOOP in summarize("m.py", source).signals) == signalled
+    assert bool(full_facts("m.py", source).checks["SS102"]) == signalled

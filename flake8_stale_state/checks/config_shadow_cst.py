@@ -217,6 +217,8 @@ def inside(where: tuple[int, int], span: list[int]) -> bool:
 class Collector(cst_facts.Collector):
     """Per class: seeds, and the reads of the config values they copy."""
 
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
         # `placeholders`: positions of `X.K = None` stores, which empty an attribute rather than give it a value

@@ -78,6 +78,11 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
     return any(dead_writes(summary, index, settings))
 
 
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
+    """The lines libcst must see to judge the file: those of the writes its summary finds dead."""
+    return {write.line for write in dead_writes(summary, index, settings)}
+
+
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
     for write in dead_writes(facts, index, settings):
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"

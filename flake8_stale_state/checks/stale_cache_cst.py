@@ -11,8 +11,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from flake8_stale_state import cst_facts
 from flake8_stale_state.cst_facts import ScopeCloser, ScopeOpener, dotted_name
 from flake8_stale_state.scope import Scope
+from flake8_stale_state.summary import APPENDERS
 
-APPENDERS = {"append", "extend", "insert"}
 REBIND, CLEAR = "rebind", "clear"
 
 
@@ -166,6 +166,8 @@ class GuardedBlock:
 # facts ----------------------------------------------------------------------------------------------------
 class Collector(cst_facts.Collector):
     """Appends in a loop, under a `!=` guard on a cache key the block updates, to a list not reset before."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)

@@ -1,0 +1,149 @@
+"""Excerpts: libcst sees only what holds the candidate lines, and finds there what it finds in the whole file."""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+import hypothesmith
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, REPO
+from flake8_stale_state.excerpt import excerpt
+from flake8_stale_state.index import full_facts, full_kind, make
+from flake8_stale_state.package import python_files
+from flake8_stale_state.summary import summarize
+
+SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state")])
+
+CLASS = textwrap.dedent('''\
+    """Module docstring."""
+    import os
+
+    @register(
+        "a")
+    class Engine(Base):
+        """Docstring."""
+        size = 1; limit = 2
+
+        def __init__(self, config):
+            self.config = config
+            self.seen = []  # line 12
+
+        @property
+        def ready(self):
+            return self.seen
+
+        if TYPE_CHECKING:
+            def typed(self): self.kind = 1  # line 19
+        elif os.name == "nt":
+            def typed(self):
+                self.kind = 2
+        else: typed = None
+
+        try:
+            import fast
+        except ImportError:
+            fast = None
+
+        match os.name:
+            case "nt":
+                flavour = 1
+            case _:
+                flavour = 2
+
+
+    def helper():
+        return Engine
+    ''')
+
+
+def lines_of(text: str) -> list[str]:
+    """Lines as Python counts them (not str.splitlines, which also breaks at form feeds and more)."""
+    return re.split(r"\r\n|\r|\n", text)
+
+
+@pytest.mark.parametrize("wanted, kept", [
+    ({12}, range(10, 13)),  # the method holding the line, whole, and the class header
+    ({19}, [18, 19]),  # a one-line function in an `if` at class level: the `if` header stays
+    ({22}, [18, 20, 21, 22, 23]),  # an `elif` is continued, not blanked; the one-line `else:` stays
+    ({33}, [30, 31, 33]),  # a `case` body
+    (set(), []),
+])
+def test_excerpt_keeps_what_holds_the_lines_and_the_headers_around(wanted, kept):
+    part = excerpt(CLASS, ast.parse(CLASS), wanted)
+    ast.parse(part)  # still Python
+    original, excerpted = lines_of(CLASS), lines_of(part)
+    assert len(excerpted) == len(original)
+    headers = {4, 5, 6} if wanted else set()
+    for number in {*kept, *headers}:
+        assert excerpted[number - 1] == original[number - 1]
+    # everything else is blank, `pass`, or a header of a block the excerpt looked into
+    others = {n for n in range(1, len(original) + 1)} - {*kept, *headers}
+    changed = [n for n in others if excerpted[n - 1] != original[n - 1]]
+    assert all(excerpted[n - 1].strip() in ("", "pass") for n in changed)
+    assert "def helper" not in part and "Module docstring" not in part
+    if wanted:
+        assert "size = 1" not in part  # a line of two statements, neither wanted
+
+
+def test_statements_sharing_a_line_with_a_wanted_one_stay():
+    source = "class A:\n    def f(self): pass\n    x = 1; y = f(\n        2); z = 3\n"
+    part = excerpt(source, ast.parse(source), {4})
+    assert lines_of(part)[2:] == lines_of(source)[2:]
+    assert lines_of(part)[1].strip() == "pass"
+
+
+def test_a_wanted_line_between_statements_stays():
+    source = "a = 1\n# wanted\nb = 2\n"
+    assert lines_of(excerpt(source, ast.parse(source), {2})) == ["pass", "# wanted", "pass", ""]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_and_encodings_are_kept(newline):
+    text = "# coding: latin-1\nclass A:\n    def f(self):\n        self.x = 'é'\n    def g(self):\n        pass\n"
+    source = text.replace("\n", newline).encode("latin-1")
+    part = excerpt(source, ast.parse(source), {4})
+    assert part.split(newline.encode())[:4] == source.split(newline.encode())[:4]
+    assert part.count(newline.encode()) == source.count(newline.encode())
+    ast.parse(part)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
+def test_libcst_finds_in_the_excerpt_of_a_write_what_it_finds_there_in_the_whole_file(path):
+    source = path.read_bytes()
+    whole = full_facts(str(path), source)
+    for line in sorted({write.line for write in summarize(str(path), source).writes}):
+        part = make(full_kind(["SS101", "SS102", "SS103"], [line]), str(path), source)
+        assert part.error is None
+        assert [w for w in part.writes if w.line == line] == [w for w in whole.writes if w.line == line]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=hypothesmith.from_grammar(), data=st.data())
+def test_an_excerpt_of_any_program_parses_and_keeps_its_wanted_lines(source, data):
+    tree = ast.parse(source)
+    original = lines_of(source)
+    wanted = data.draw(st.sets(st.integers(1, len(original)), max_size=3))
+    part = excerpt(source, tree, wanted)
+    ast.parse(part)
+    assert len(lines_of(part)) == len(original)
+    for line in wanted:
+        assert lines_of(part)[line - 1] == original[line - 1]
+
+
+def test_positions_are_not_resolved_unless_a_collector_asks_for_them(monkeypatch):
+    from libcst.metadata import MetadataWrapper
+
+    resolved = []
+    resolve_many = MetadataWrapper.resolve_many
+    monkeypatch.setattr(MetadataWrapper, "resolve_many",
+                        lambda self, providers: resolved.extend(providers) or resolve_many(self, providers))
+    source = "class A:\n    def f(self):\n        self.x = 1\n"
+    assert full_facts("m.py", source, codes=()).writes[0][1:3] == (3, 8)
+    assert resolved == []
+    full_facts("m.py", source, codes=["SS103"])
+    assert resolved  # SS103's collector reports spans
