@@ -1,9 +1,9 @@
 """The part of a file libcst must see to judge some of its lines.
 
 libcst costs far more than Python's own parser, and a file's few candidate lines rarely need the rest of it. An
-excerpt keeps, for each wanted line, the function or statement holding it whole, and the headers of the classes
-and blocks around it; every other statement becomes blank lines, with `pass` where a block would be left
-empty. Every kept line keeps its number and its text, so positions found in the excerpt are the file's.
+excerpt keeps, for each wanted line, the innermost statement holding it whole, and the headers of the classes,
+functions and blocks around it; every other statement becomes blank lines, with `pass` where a block would be
+left empty. Every kept line keeps its number and its text, so positions found in the excerpt are the file's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import re
 from collections.abc import Collection, Iterator
 
 LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
-FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def first_line(statement: ast.stmt) -> int:
@@ -77,8 +76,7 @@ class Excerpt:
             if run:
                 yield run
                 run = None
-            # a class or block is looked inside; a function, a wanted statement, is kept whole
-            if len(cluster) == 1 and not isinstance(cluster[0], FUNCTIONS):
+            if len(cluster) == 1:  # a class, function or block is looked inside: only its header must stay
                 for block in blocks(cluster[0]):
                     yield from self.blanked_runs(block, inside)
         if run:

@@ -67,7 +67,7 @@ def lines_of(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("wanted, kept", [
-    ({12}, range(10, 13)),  # the method holding the line, whole, and the class header
+    ({12}, [10, 12]),  # the statement holding the line, and the headers of its method and class
     ({19}, [18, 19]),  # a one-line function in an `if` at class level: the `if` header stays
     ({22}, [18, 20, 21, 22, 23]),  # an `elif` is continued, not blanked; the one-line `else:` stays
     ({33}, [30, 31, 33]),  # a `case` body
