@@ -82,7 +82,8 @@ class FactsCache:
             self._prepare(entry.parent)
             fd, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                json.dump({"key": key, "facts": facts.to_data()}, stream, separators=(",", ":"))
+                # dumps, not dump: only the former uses the C encoder
+                stream.write(json.dumps({"key": key, "facts": facts.to_data()}, separators=(",", ":")))
             os.replace(temporary, entry)
         except OSError:
             # a read-only or full cache folder costs speed, never findings

@@ -8,6 +8,7 @@ node it visits, on the way in and on the way out. Syntax trees never leave this 
 from __future__ import annotations
 
 import ast
+import functools
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -58,11 +59,29 @@ def _first_positional(params: cst.Parameters) -> str | None:
     return first[0].name.value if first else None
 
 
-class ScopeOpener(cst.BatchableCSTVisitor):
+@functools.cache
+def visitor_names(visitor_class: type) -> tuple[str, ...]:
+    """The `visit_*` and `leave_*` methods a batchable visitor class defines, stubs left out."""
+    return tuple(
+        name for name in dir(visitor_class)
+        if name.startswith(("visit_", "leave_")) and callable(method := getattr(visitor_class, name))
+        and not getattr(method, "_is_no_op", False)
+    )
+
+
+class Visitor(cst.BatchableCSTVisitor):
+    """A batchable visitor that shares a scope. libcst looks up a visitor's methods among all its attributes
+    anew for each file: that costs more than the traversal of a short file, and depends on the class alone."""
+
     def __init__(self, scope: Scope) -> None:
         super().__init__()
         self.scope = scope
 
+    def get_visitors(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in visitor_names(type(self))}
+
+
+class ScopeOpener(Visitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.enter_class(node.name.value)
 
@@ -72,11 +91,7 @@ class ScopeOpener(cst.BatchableCSTVisitor):
         )
 
 
-class ScopeCloser(cst.BatchableCSTVisitor):
-    def __init__(self, scope: Scope) -> None:
-        super().__init__()
-        self.scope = scope
-
+class ScopeCloser(Visitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.scope.leave()
 
@@ -84,14 +99,10 @@ class ScopeCloser(cst.BatchableCSTVisitor):
         self.scope.leave()
 
 
-class Collector(cst.BatchableCSTVisitor):
-    """Base of every fact collector: shares the scope and reports positions. A collector that calls `position`
-    declares PositionProvider among its METADATA_DEPENDENCIES (libcst joins those of every base class, so
-    none is declared here: resolving positions costs more than parsing)."""
-
-    def __init__(self, scope: Scope) -> None:
-        super().__init__()
-        self.scope = scope
+class Collector(Visitor):
+    """Base of every fact collector: reports positions. A collector that calls `position` declares
+    PositionProvider among its METADATA_DEPENDENCIES (libcst joins those of every base class, so none is
+    declared here: resolving positions costs more than parsing)."""
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         start = self.get_metadata(PositionProvider, node).start

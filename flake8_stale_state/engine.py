@@ -11,7 +11,7 @@ from flake8_stale_state.checks import CHECKS
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    FULL, SUMMARY, PackageIndex, full_kind, gather_facts, make_facts, read_source, summary_through,
+    FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
 )
 from flake8_stale_state.package import package_files, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
@@ -66,7 +66,7 @@ class Analyzer:
             self._caches[root] = FactsCache((self.settings.cache_dir or default_cache_dir(root)) if enabled else None)
         return self._caches[root]
 
-    def index_for(self, path: Path) -> PackageIndex:
+    def index_for(self, path: Path, workers: Workers | None = None) -> PackageIndex:
         roots, name = self._package(path)
         index = self._indexes.get(roots)
         if index is None:
@@ -75,7 +75,7 @@ class Analyzer:
             else:
                 files = package_files(roots[0])
             cache = self._cache(roots[0])
-            facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real)
+            facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
             stdlib = StdlibClasses(summary_through(cache))
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, stdlib)
             self._indexes[roots] = index
@@ -106,19 +106,24 @@ class Analyzer:
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
-        if self.index_kind != SUMMARY:
+        with Workers() as workers:  # one pool for both passes
+            if self.index_kind != SUMMARY:
+                for path in paths:
+                    self.index_for(path, workers)
+                return
+            paths = list(paths)
             for path in paths:
-                self.index_for(path)
-            return
-        wanted: dict[Path, dict[Path, str]] = {}  # package root -> file -> kind of facts
-        for path in paths:
-            index = self.index_for(path)
-            facts = index.files.get(str(self._real(path)))
-            kind = self._full_kind(facts, index) if facts is not None else None
-            if kind is not None:
-                wanted.setdefault(index.root, {})[path] = kind
-        for root, kinds in wanted.items():
-            self._full.update(gather_facts(kinds, self._cache(root), self._real))
+                self.index_for(path, workers)
+            workers.preload("libcst")  # while the main process finds what to parse with it
+            wanted: dict[Path, dict[Path, str]] = {}  # package root -> file -> kind of facts
+            for path in paths:
+                index = self.index_for(path)
+                facts = index.files.get(str(self._real(path)))
+                kind = self._full_kind(facts, index) if facts is not None else None
+                if kind is not None:
+                    wanted.setdefault(index.root, {})[path] = kind
+            for root, kinds in wanted.items():
+                self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""

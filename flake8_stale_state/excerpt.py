@@ -2,8 +2,8 @@
 
 libcst costs far more than Python's own parser, and a file's few candidate lines rarely need the rest of it. An
 excerpt keeps, for each wanted line, the innermost statement holding it whole, and the headers of the classes,
-functions and blocks around it; every other statement becomes blank lines, with `pass` where a block would be
-left empty. Every kept line keeps its number and its text, so positions found in the excerpt are the file's.
+functions and blocks around it; every other run of statements becomes `pass` and a string literal spanning its
+lines. Every kept line keeps its number and its text, so positions found in the excerpt are the file's.
 """
 
 from __future__ import annotations
@@ -87,7 +87,12 @@ class Excerpt:
         for first, last in self.blanked_runs(tree.body, sorted(lines)):
             line = texts[first - 1]
             texts[first - 1] = line[:len(line) - len(line.lstrip())] + self.text("pass")
-            for number in range(first + 1, last + 1):
+            if last > first:
+                # the lines between in one string literal, one token to libcst rather than a node per blank line
+                # (after `pass`, so it documents no attribute assigned before it)
+                texts[first - 1] += self.text('; """')
+                texts[last - 1] = self.text('"""')
+            for number in range(first + 1, last):
                 texts[number - 1] = self.empty
         return self.empty.join(text + end for text, end in zip(texts, [*self.breaks, self.empty]))
 

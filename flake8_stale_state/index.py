@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import multiprocessing
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -249,9 +251,16 @@ def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: Fa
     return _cached(cache, kind, path, digest) or _made(cache, kind, digest, make(kind, path, source))
 
 
-def _make(item: tuple[str, str, bytes]) -> dict:
-    kind, path, source = item
-    return make(kind, path, source).to_data()
+def read_and_make(kind: str, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
+    """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
+    the file cannot be read."""
+    source = read_source(Path(path))
+    return None if source is None else _made(cache, kind, source_digest(source), make(kind, key_path, source))
+
+
+def _read_and_make(item: tuple[str, str, str, FactsCache]) -> tuple[str, dict] | None:
+    facts = read_and_make(*item)
+    return None if facts is None else (facts.digest, facts.to_data())
 
 
 def _can_fork_workers() -> bool:
@@ -259,28 +268,67 @@ def _can_fork_workers() -> bool:
     return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
 
 
-def gather_facts(wanted: Mapping[Path, str], cache: FactsCache,
-                 resolve: Callable[[Path], Path] = real_path) -> dict[str, FileFacts]:
+class Workers:
+    """Processes that make facts: started by the first batch big enough to be worth them, kept for the batches
+    after it. Forked at the first, while the main process is still small, they are not copies of the index
+    the main process builds afterwards; they read the files and write the cache themselves."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self.count = os.cpu_count() or 1
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def preload(self, module: str) -> None:
+        """Have the workers import `module` while the main process does something else, if they are started."""
+        if self._pool is not None:
+            for _ in range(self.count):
+                self._pool.submit(importlib.import_module, module)
+
+    def make_all(self, items: list[tuple[str, str, str]], cache: FactsCache) -> list[FileFacts | None]:
+        """`read_and_make` of each (kind, path, resolved path)."""
+        if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
+            self._pool = ProcessPoolExecutor(self.count)
+        if self._pool is None or len(items) < 2:
+            return [read_and_make(*item, cache) for item in items]
+        made: list[FileFacts | None] = []
+        results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
+                                 chunksize=max(1, len(items) // 64))
+        for (_, _, key_path), result in zip(items, results):
+            facts = None if result is None else FileFacts.from_data(key_path, result[1])
+            if facts is not None:
+                facts.digest = result[0]
+            made.append(facts)
+        return made
+
+
+def gather_facts(wanted: Mapping[Path, str], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
+                 workers: Workers | None = None) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
-    known, else made, in parallel."""
+    known, else made, in parallel (by `workers` where given)."""
     files: dict[str, FileFacts] = {}
-    missing: list[tuple[str, str, bytes, str]] = []  # kind, resolved path, source, digest
+    missing: list[tuple[int, tuple[str, str, str]]] = []  # size, (kind, path, resolved path)
     for path, kind in wanted.items():
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
-        key_path, digest = str(resolve(path)), source_digest(source)
-        cached = _cached(cache, kind, key_path, digest)
+        key_path = str(resolve(path))
+        cached = _cached(cache, kind, key_path, source_digest(source))
         if cached is not None:
             files[key_path] = cached
         else:
-            missing.append((kind, key_path, source, digest))
-    items = [(kind, path, source) for kind, path, source, _ in missing]
-    if len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
-        with ProcessPoolExecutor() as pool:
-            made = [FileFacts.from_data(p, d) for (_, p, _), d in zip(items, pool.map(_make, items, chunksize=8))]
-    else:
-        made = [make(kind, path, source) for kind, path, source in items]
-    for (kind, path, _, digest), facts in zip(missing, made):
-        files[path] = _made(cache, kind, digest, facts)
+            missing.append((len(source), (kind, str(path), key_path)))
+    # the largest first, so that no long file is left to run alone at the end
+    items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
+    with Workers() if workers is None else nullcontext(workers) as pool:
+        made = pool.make_all(items, cache)
+    for (_, _, key_path), facts in zip(items, made):
+        if facts is not None:  # gone since it was read: as if never there
+            files[key_path] = facts
     return files

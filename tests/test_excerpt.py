@@ -81,10 +81,10 @@ def test_excerpt_keeps_what_holds_the_lines_and_the_headers_around(wanted, kept)
     headers = {4, 5, 6} if wanted else set()
     for number in {*kept, *headers}:
         assert excerpted[number - 1] == original[number - 1]
-    # everything else is blank, `pass`, or a header of a block the excerpt looked into
+    # everything else is blank, `pass` (opening a string over a run's other lines), or a header of a block
     others = {n for n in range(1, len(original) + 1)} - {*kept, *headers}
     changed = [n for n in others if excerpted[n - 1] != original[n - 1]]
-    assert all(excerpted[n - 1].strip() in ("", "pass") for n in changed)
+    assert all(excerpted[n - 1].strip() in ("", "pass", 'pass; """', '"""') for n in changed)
     assert "def helper" not in part and "Module docstring" not in part
     if wanted:
         assert "size = 1" not in part  # a line of two statements, neither wanted
@@ -100,6 +100,16 @@ def test_statements_sharing_a_line_with_a_wanted_one_stay():
 def test_a_wanted_line_between_statements_stays():
     source = "a = 1\n# wanted\nb = 2\n"
     assert lines_of(excerpt(source, ast.parse(source), {2})) == ["pass", "# wanted", "pass", ""]
+
+
+def test_a_run_of_lines_is_one_string_that_documents_nothing():
+    source = "class A:\n    def f(self):\n        self.x = 1\n        y = 2\n\n        z = (\n            3)\n"
+    part = excerpt(source, ast.parse(source), {3})
+    assert lines_of(part) == [
+        "class A:", "    def f(self):", "        self.x = 1", '        pass; """', "", "", '"""', "",
+    ]
+    # a string right after an assignment would be its documentation (Sphinx); after `pass` it is nobody's
+    assert full_facts("a.py", source, lines=[3]).documented == full_facts("a.py", source).documented == set()
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
