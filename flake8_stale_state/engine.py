@@ -38,10 +38,18 @@ class Analyzer:
         self._resolved: dict[Path, Path] = {}
 
     def _real(self, path: Path) -> Path:
-        """`real_path`, once per path: each file's is needed at every step of a run."""
+        """`real_path`, once per path (each file's is needed at every step of a run), through its folder's,
+        once per folder, unless the file is a link itself."""
         resolved = self._resolved.get(path)
         if resolved is None:
-            resolved = self._resolved[path] = real_path(path)
+            if path.is_symlink():
+                resolved = real_path(path)
+            else:
+                folder = self._resolved.get(path.parent)
+                if folder is None:
+                    folder = self._resolved[path.parent] = real_path(path.parent)
+                resolved = folder / path.name
+            self._resolved[path] = resolved
         return resolved
 
     def _package(self, path: Path) -> tuple[tuple[Path, ...], str]:

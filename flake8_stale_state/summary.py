@@ -29,6 +29,7 @@ NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, 
 # Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
 GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
 SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
+SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a class that may see the copy (SS103)
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -73,13 +74,22 @@ def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
     return []
 
 
+def path_start(node: ast.expr) -> tuple[str | None, str | None]:
+    """The name a chain of attributes and string keys starts at, and its first step:
+    `self._config['pipe'].stage` -> ("self", "_config"); `pipe` -> ("pipe", None); (None, None) for any other
+    expression (calls, integer subscripts, ...)."""
+    step = None
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        step = node.attr if isinstance(node, ast.Attribute) else string_value(node.slice)
+        if step is None:
+            return None, None
+        node = node.value
+    return (node.id if isinstance(node, ast.Name) else None), step
+
+
 def path_root(node: ast.expr) -> str | None:
     """The name a chain of attributes and string keys starts at: `self._config['pipe'].stage` -> "self"."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Subscript) and string_value(node.slice) is None:
-            return None
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+    return path_start(node)[0]
 
 
 def base_name(node: ast.expr) -> str | None:
@@ -108,14 +118,32 @@ def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
 @dataclass
 class ClassKeys:
     """SS103's cheap verdict on one class: the keys it copies into attributes of that name, and how often it
-    reads each key off something other than the receiver itself."""
+    reads each key off something other than the receiver itself; the words naming the seeds' configs, and the
+    lines of its methods."""
 
-    seeded: set[str] = field(default_factory=set)
+    seeded: dict[str, set[str]] = field(default_factory=dict)  # key -> words of the configs it is copied from
     reads: Counter[str] = field(default_factory=Counter)
+    methods: list[tuple[int, int]] = field(default_factory=list)  # first and last line of each method
+    receivers: set[str] = field(default_factory=set)  # what the methods call their receiver: no config's name
 
     def read_again(self) -> set[str]:
         """Keys read besides the seed's own read: only those can be read in the seed's shadow."""
         return {key for key in self.seeded if self.reads[key] >= 2}
+
+    def seeding_methods(self, source: SourceLines) -> list[tuple[int, int]]:
+        """The methods that may add to what libcst finds of the seeds read again. Each seed, each read of a
+        config (of any key) and each assignment from one (`self.sub = self._config.sub`) names the config's
+        first step (`_config` in `self._config.pipe`, or in `pipe = self._config.pipe` where a local name
+        stands for it, or in `self._config = config` for a parameter); each other assignment of the
+        attribute names the key."""
+        keys = self.read_again()
+        words = set(keys).union(*(self.seeded[key] for key in keys)) - self.receivers
+        if not words:
+            return []
+        # as text anywhere in the line, not as a whole word: a few lines too many cost time, too few findings
+        named = re.compile(b"|".join(re.escape(word.encode()) for word in sorted(words)))
+        return [(first, last) for first, last in self.methods
+                if any(named.search(source.line(number)) for number in range(first, last + 1))]
 
 
 @dataclass
@@ -124,12 +152,26 @@ class MethodSeeds:
     known. Owner and config of a seed must start at the receiver or at a local name bound to a path."""
 
     receiver: str
-    bound: set[str] = field(default_factory=set)  # local names that may stand for a path from the receiver
-    seeds: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # key, owner root, config root
+    bound: dict[str, set[tuple[str | None, str | None]]] = field(default_factory=dict)  # name -> path starts
+    seeds: list[tuple[str, str | None, tuple[str | None, str | None]]] = field(default_factory=list)
 
-    def keys(self) -> set[str]:
-        roots = self.bound | {self.receiver}
-        return {key for key, owner, config in self.seeds if owner in roots and config in roots}
+    def keys(self) -> dict[str, set[str]]:
+        """Seeded key -> the first steps from the receiver of the configs it is copied from."""
+        roots = set(self.bound) | {self.receiver}
+        found: dict[str, set[str]] = {}
+        for key, owner, config in self.seeds:
+            if owner in roots and config[0] in roots:
+                found.setdefault(key, set()).update(self.first_steps(*config, set()))
+        return found
+
+    def first_steps(self, root: str | None, step: str | None, seen: set[str]) -> set[str]:
+        """`pipe['K']` with `pipe = self._config.pipe` -> {"_config"}, through any chain of local names."""
+        if root == self.receiver:
+            return {step} if step else set()
+        if root is None or root in seen:
+            return set()
+        starts = self.bound.get(root, ())
+        return set().union(*(self.first_steps(start, first or step, seen | {root}) for start, first in starts))
 
 
 def compared_attributes(test: ast.expr) -> set[str]:
@@ -263,14 +305,14 @@ class Summarizer(ast.NodeVisitor):
         if method is None or value is None:
             return
         if isinstance(target, ast.Name) and path_root(value) is not None:
-            method.bound.add(target.id)
+            method.bound.setdefault(target.id, set()).add(path_start(value))
         if isinstance(target, ast.Attribute) and isinstance(value, ast.Name):
-            method.bound.add(value.id)
+            method.bound.setdefault(value.id, set()).add(path_start(target))
         access = keyed_access(value)
         if isinstance(target, ast.Attribute) and access is not None and access[0] == target.attr:
             key, config = access
             if not (isinstance(config, ast.Name) and config.id == self.scope.receiver):  # `self.K` is no config
-                method.seeds.append((key, path_root(target.value), path_root(config)))
+                method.seeds.append((key, path_root(target.value), path_start(config)))
 
     def _keyed_read(self, node: ast.expr) -> None:
         access = keyed_access(node) if self.class_keys else None
@@ -353,7 +395,11 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys.append(ClassKeys())
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
-        self.builder.facts.signals.update(SEEDED + key for key in self.class_keys.pop().read_again())
+        keys = self.class_keys.pop()
+        self.builder.facts.signals.update(SEEDED + key for key in keys.read_again())
+        self.builder.facts.signals.update(
+            f"{SEEDING_METHOD}{first}-{last}" for first, last in keys.seeding_methods(self.source)
+        )
         self.builder.leave_class()
         self.scope.leave()
 
@@ -370,10 +416,14 @@ class Summarizer(ast.NodeVisitor):
         if method is not None:
             self.builder.method(node.name, decorators)
             self.methods.append(method)
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            self.class_keys[-1].methods.append((first, node.end_lineno or node.lineno))
+            self.class_keys[-1].receivers.add(method.receiver)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
         if method is not None:
-            self.class_keys[-1].seeded |= self.methods.pop().keys()
+            for key, words in self.methods.pop().keys().items():
+                self.class_keys[-1].seeded.setdefault(key, set()).update(words)
         self.scope.leave()
 
     visit_AsyncFunctionDef = visit_FunctionDef

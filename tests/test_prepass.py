@@ -9,7 +9,7 @@ from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.summary import GUARDED_LOOP, SEEDED, summarize
+from flake8_stale_state.summary import GUARDED_LOOP, SEEDED, SEEDING_METHOD, summarize
 
 SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state"), *python_files(REPO / "tests")])
 
@@ -89,6 +89,68 @@ def test_the_seed_prepass_clears_only_what_libcst_finds_nothing_in(decorators, s
     )
     assert (SEEDED + "k" in summarize("m.py", source).signals) == signalled
     assert bool(full_facts("m.py", source).checks["SS103"]["reads"]) == signalled  # a finding, or none
+
+
+SEEDING_CLASS = """\
+class Engine:
+    def __init__(self, module, config):
+        self.module = module
+        self._config = config
+        pipe = self._config.pipeline
+        self.module.interval = pipe.interval
+
+    def load(self):
+        return self._config.pipeline.interval > 0
+
+    def describe(self):
+        return self._config.pipeline.stages
+
+    def unrelated(self):
+        self.total = sum(self.sizes)
+        return self.total
+
+
+class Module:
+    def set_interval(self, interval):
+        self.interval = interval
+"""
+
+
+def test_libcst_sees_the_methods_that_name_a_seed_and_finds_there_what_it_finds_in_the_whole_file():
+    """`describe` names no key but the config's first step: it reads a second value of the config, which
+    tells a config from one attribute of a live object. `unrelated` names neither, and is left out."""
+    summary = summarize("m.py", SEEDING_CLASS)
+    methods = {signal.removeprefix(SEEDING_METHOD) for signal in summary.signals if signal.startswith(SEEDING_METHOD)}
+    assert methods == {"2-6", "8-9", "11-12"}
+    whole = full_facts("m.py", SEEDING_CLASS).checks["SS103"]
+    lines = {*range(2, 7), *range(8, 10), *range(11, 13), 21}  # with the other assignment of the key
+    assert full_facts("m.py", SEEDING_CLASS, ["SS103"], lines).checks["SS103"] == whole
+    assert [read["line"] for read in whole["reads"]] == [9]
+    # without `describe`, the pipeline would be read for one value only: no config, and no finding
+    assert not full_facts("m.py", SEEDING_CLASS, ["SS103"], lines - {11, 12}).checks["SS103"]["reads"]
+
+
+CONFIG_CHAINS = {
+    "on the receiver": "self.interval = self._config['interval']",
+    "through a local name": "pipe = self._config.pipe\n        self.interval = pipe['interval']",
+    "through a chain of local names": "a = self._config\n        b = a.pipe\n        self.interval = b['interval']",
+    "through a bound parameter": "self._config = cfg\n        self.interval = cfg.get('interval')",
+    "through a name for the receiver": "me = self\n        self.interval = me._config['interval']",
+}
+
+
+@pytest.mark.parametrize("seed", CONFIG_CHAINS.values(), ids=CONFIG_CHAINS)
+def test_a_method_naming_the_first_step_of_a_seeds_config_is_seen(seed):
+    source = (
+        f"class A:\n    def setup(self, cfg):\n        {seed}\n\n"
+        "    def use(self):\n        return self._config.get('interval')\n\n"
+        "    def other(self):\n        return self._config['stages']\n\n"
+        "    def unrelated(self):\n        return self.pipe\n"
+    )
+    seeded = {signal.removeprefix(SEEDING_METHOD) for signal in summarize("m.py", source).signals
+              if signal.startswith(SEEDING_METHOD)}
+    lines = len(seed.splitlines())
+    assert seeded == {f"2-{2 + lines}", f"{4 + lines}-{5 + lines}", f"{7 + lines}-{8 + lines}"}
 
 
 REBUILD_SHAPES = {

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.summary import SEEDED
+from flake8_stale_state.summary import SEEDED, SEEDING_METHOD
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -112,11 +112,28 @@ def assigned_elsewhere(seed: dict[str, Any], copies: list[dict[str, Any]], facts
     return [f"{where}:{line}" for where, line in sorted(found)]
 
 
-def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
-    """Only a class that copies a value read by key K into an attribute K and reads K again can shadow a seed,
-    and only if something else in the package assigns K too."""
+def seeded_keys(summary: FileFacts, index: PackageIndex) -> set[str]:
+    """Keys some class copies into an attribute K and reads again, where something else in the package assigns
+    K too: only those can be shadowed."""
     seeded = (signal.removeprefix(SEEDED) for signal in summary.signals if signal.startswith(SEEDED))
-    return any(len(index.writes_by_name.get(key, ())) > 1 for key in seeded)
+    return {key for key in seeded if len(index.writes_by_name.get(key, ())) > 1}
+
+
+def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
+    return bool(seeded_keys(summary, index))
+
+
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
+    """The lines libcst must see to judge the file: the methods of the seeding classes that name a seeded key
+    or the first step of a seed's config, and every assignment of a seeded key in the file (`X.K = None`
+    empties an attribute rather than moves it on)."""
+    keys = seeded_keys(summary, index)
+    lines = {write.line for write in summary.writes if write.name in keys}
+    for signal in summary.signals:
+        if signal.startswith(SEEDING_METHOD):
+            first, _, last = signal.removeprefix(SEEDING_METHOD).partition("-")
+            lines.update(range(int(first), int(last) + 1))
+    return lines
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
