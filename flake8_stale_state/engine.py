@@ -15,7 +15,7 @@ from flake8_stale_state.index import (
 )
 from flake8_stale_state.package import package_files, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.stdlib_bases import StdlibClasses
+from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
 
 UNANALYSED = "SS000"
 
@@ -84,7 +84,8 @@ class Analyzer:
                 files = package_files(roots[0])
             cache = self._cache(roots[0])
             facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
-            stdlib = StdlibClasses(summary_through(cache))
+            ahead = gather_facts(dict.fromkeys(base_modules(facts.values()), SUMMARY), cache, Path, workers)
+            stdlib = StdlibClasses(summary_through(cache, ahead))
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, stdlib)
             self._indexes[roots] = index
         return index

@@ -222,9 +222,13 @@ def make(kind: str, path: str, source: bytes | str) -> FileFacts:
     return full_facts(path, source, codes.split(",") if listed else None, [int(n) for n in lines.split(",") if n])
 
 
-def summary_through(cache: FactsCache) -> Callable[[Path], FileFacts | None]:
-    """Summaries of files outside any package (the standard library's), kept in `cache` like the package's."""
+def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None
+                    ) -> Callable[[Path], FileFacts | None]:
+    """Summaries of files outside any package (the standard library's): those `known` by path, the others
+    kept in `cache` like the package's."""
     def summary(path: Path) -> FileFacts | None:
+        if known and str(path) in known:
+            return known[str(path)]
         source = read_source(path)
         return None if source is None else make_facts(SUMMARY, str(path), source, source_digest(source), cache)
 

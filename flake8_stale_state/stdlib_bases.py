@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import sysconfig
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from flake8_stale_state.facts import FileFacts
@@ -50,6 +50,20 @@ def stdlib_source(module: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None  # written in C, or not a module
+
+
+def base_modules(files: Iterable[FileFacts]) -> set[Path]:
+    """The standard-library modules the classes of `files` name as their bases: to summarise ahead, all at once,
+    rather than one by one as they are asked for."""
+    found = set()
+    for facts in files:
+        for info in facts.classes.values():
+            for base in info.bases:
+                module = (qualified_name(base, facts.imports) or "").rpartition(".")[0]
+                path = stdlib_source(module) if module else None
+                if path is not None:
+                    found.add(path)
+    return found
 
 
 def summarize_file(path: Path) -> FileFacts | None:
