@@ -316,23 +316,19 @@ def gather_facts(wanted: Mapping[Path, str], cache: FactsCache, resolve: Callabl
                  workers: Workers | None = None) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
     known, else made, in parallel (by `workers` where given)."""
-    files: dict[str, FileFacts] = {}
+    files: dict[str, FileFacts | None] = {}  # in the order wanted, whatever order they are made in
     missing: list[tuple[int, tuple[str, str, str]]] = []  # size, (kind, path, resolved path)
     for path, kind in wanted.items():
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
         key_path = str(resolve(path))
-        cached = _cached(cache, kind, key_path, source_digest(source))
-        if cached is not None:
-            files[key_path] = cached
-        else:
+        files[key_path] = _cached(cache, kind, key_path, source_digest(source))
+        if files[key_path] is None:
             missing.append((len(source), (kind, str(path), key_path)))
     # the largest first, so that no long file is left to run alone at the end
     items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
     with Workers() if workers is None else nullcontext(workers) as pool:
         made = pool.make_all(items, cache)
-    for (_, _, key_path), facts in zip(items, made):
-        if facts is not None:  # gone since it was read: as if never there
-            files[key_path] = facts
-    return files
+    files.update((key_path, facts) for (_, _, key_path), facts in zip(items, made))
+    return {path: facts for path, facts in files.items() if facts is not None}  # None: gone since it was read

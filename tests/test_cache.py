@@ -188,3 +188,35 @@ def test_a_warm_run_parses_nothing_and_never_loads_libcst(tmp_path):
     exit_code, parsed, libcst_loaded = run()
     assert exit_code == "1" and int(parsed) > 2 and libcst_loaded == "True"  # cold: the package, random.py, libcst
     assert run() == ["1", "0", "False"]
+
+
+def test_workers_make_facts_of_the_file_as_it_is_now_and_keep_them_in_the_cache(tmp_path):
+    from flake8_stale_state.cache import FactsCache, entry_key, source_digest
+    from flake8_stale_state.index import SUMMARY, read_and_make
+
+    cache = FactsCache(tmp_path / "cache")
+    module = tmp_path / "m.py"
+    module.write_text("class A:\n    def f(self):\n        self.x = 1\n")
+    made = read_and_make(SUMMARY, str(module), "m.py", cache)
+    assert made.digest == source_digest(module.read_bytes())
+    assert cache.load("m.py", entry_key(made.digest, SUMMARY)).writes == made.writes
+    # deleted between discovery and its turn: no facts, and no entry for the content last seen
+    module.unlink()
+    assert read_and_make(SUMMARY, str(module), "m.py", cache) is None
+
+
+def test_facts_come_in_the_order_asked_whether_made_in_parallel_or_read_from_the_cache(tmp_path):
+    from flake8_stale_state.cache import FactsCache
+    from flake8_stale_state.index import PARALLEL_THRESHOLD, SUMMARY, gather_facts
+
+    paths = []
+    for number in range(PARALLEL_THRESHOLD + 4):  # enough for worker processes; sizes in no particular order
+        path = tmp_path / f"m{number:02}.py"
+        path.write_text(f"class A{number}:\n    def f(self):\n" + "        self.x = 1\n" * (number * 7 % 11 + 1))
+        paths.append(path)
+    cache = FactsCache(tmp_path / "cache")
+    cold = gather_facts(dict.fromkeys(paths, SUMMARY), cache)
+    warm = gather_facts(dict.fromkeys(paths, SUMMARY), cache)
+    assert list(cold) == list(warm) == [str(path.resolve()) for path in paths]
+    assert [facts.writes for facts in cold.values()] == [facts.writes for facts in warm.values()]
+    assert len(cold[str(paths[5].resolve())].writes) == 5 * 7 % 11 + 1

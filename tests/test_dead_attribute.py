@@ -153,3 +153,17 @@ def test_standard_library_modules_are_summarised_once_through_the_given_summaris
     assert "gauss_next" in stdlib.class_reads("random.Random")
     assert "gauss_next" in stdlib.class_reads("random.SystemRandom")
     assert summarised == ["random.py"]
+
+
+def test_the_standard_library_modules_named_as_bases_are_found_ahead():
+    from flake8_stale_state.stdlib_bases import STDLIB, base_modules
+    from flake8_stale_state.summary import summarize
+
+    source = (
+        "import logging\nimport numpy\nfrom collections import OrderedDict\nfrom .local import Base\n"
+        "class Quiet(logging.StreamHandler): pass\nclass Ordered(OrderedDict): pass\n"
+        "class Array(numpy.ndarray): pass\nclass Mine(Base): pass\nclass Plain: pass\n"
+    )
+    assert base_modules([summarize("m.py", source)]) == {
+        STDLIB / "logging" / "__init__.py", STDLIB / "collections" / "__init__.py",
+    }

@@ -172,3 +172,16 @@ def test_the_rebuild_prepass_clears_only_what_libcst_finds_nothing_in(test, upda
     )
     assert (GUARDED_LOOP in summarize("m.py", source).signals) == signalled
     assert bool(full_facts("m.py", source).checks["SS102"]) == signalled
+
+
+def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_find_them():
+    import libcst as cst
+
+    from flake8_stale_state.checks import collectors
+    from flake8_stale_state.cst_facts import AttributeCollector, ScopeCloser, ScopeOpener
+    from flake8_stale_state.scope import Scope
+
+    for visitor_class in (ScopeOpener, ScopeCloser, AttributeCollector, *collectors().values()):
+        visitor = visitor_class(Scope())
+        own = visitor.get_visitors()
+        assert own and own == cst.BatchableCSTVisitor.get_visitors(visitor)
