@@ -8,7 +8,7 @@ import io
 import json
 import sys
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, sarif
@@ -53,12 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def files_to_check(paths: Sequence[str]) -> Iterator[Path | str]:
-    """Files under the given paths; a path that does not exist comes back as its name, to report."""
+def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] = python_files
+                   ) -> Iterator[Path | str]:
+    """Files under the given paths (folders listed by `listing`); a path that does not exist comes back as its
+    name, to report."""
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            yield from python_files(path)
+            yield from listing(path)
         elif path.exists() or path.is_symlink():
             yield path
         else:
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_dir():
             raise UsageError(f"roots: {path}: not a folder")
     analyzer = Analyzer(settings)
-    targets = list(files_to_check(args.paths))
+    targets = list(files_to_check(args.paths, analyzer.python_files))
     analyzer.prepare(path for path in targets if isinstance(path, Path))
     fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []

@@ -13,7 +13,7 @@ from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
     FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
 )
-from flake8_stale_state.package import package_files, package_root, python_files, real_path
+from flake8_stale_state.package import is_package, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
 from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
 
@@ -36,6 +36,7 @@ class Analyzer:
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
         self._resolved: dict[Path, Path] = {}
+        self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
 
     def _real(self, path: Path) -> Path:
         """`real_path`, once per path (each file's is needed at every step of a run), through its folder's,
@@ -64,6 +65,14 @@ class Analyzer:
             self._packages[folder] = known
         return known
 
+    def python_files(self, folder: Path, recursive: bool = True) -> list[Path]:
+        """`package.python_files`, once per folder: a front end lists the files it was given, and the index of
+        their package lists the same files again."""
+        key = (self._real(folder), recursive)
+        if key not in self._listed:
+            self._listed[key] = python_files(folder, recursive)
+        return self._listed[key]
+
     def package_key(self, path: Path) -> tuple[Path, ...]:
         """The roots of the package `path` belongs to: files with equal keys share one index."""
         return self._package(path)[0]
@@ -79,9 +88,10 @@ class Analyzer:
         index = self._indexes.get(roots)
         if index is None:
             if roots == self.roots:
-                files = [f for root in roots for f in python_files(root)]
+                files = [f for root in roots for f in self.python_files(root)]
             else:
-                files = package_files(roots[0])
+                # a package is read whole; a loose folder (no `__init__.py`) only for its own files
+                files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
             facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
             ahead = gather_facts(dict.fromkeys(base_modules(facts.values()), SUMMARY), cache, Path, workers)

@@ -56,8 +56,3 @@ def python_files(root: Path, recursive: bool = True) -> list[Path]:
                 seen.add(real)
                 found.append(file)
     return sorted(found)
-
-
-def package_files(root: Path) -> list[Path]:
-    """A package is read whole; a loose folder (no `__init__.py`) only for its own files."""
-    return python_files(root, recursive=is_package(root))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,6 @@ from flake8_stale_state import __version__
 from flake8_stale_state.baseline import Baseline, BaselineError, load
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.findings import without_silenced
-from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings, split_list
 
 LOG = logging.getLogger(__name__)
@@ -47,14 +46,15 @@ def _wants_stale_state(options: argparse.Namespace) -> bool:
     return not getattr(options, "select", None) or any(p.startswith("SS") or "SS".startswith(p) for p in select)
 
 
-def _files_named(filenames: Sequence[str]) -> Iterator[Path]:
-    """The Python files flake8 was pointed at, so their analysis is prepared before workers fork."""
+def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
+    """The Python files flake8 was pointed at (folders listed by `listing`), so their analysis is prepared
+    before workers fork."""
     for name in filenames:
         path = Path(name)
         if path.is_file():
             yield path
         elif path.is_dir():
-            yield from python_files(path)
+            yield from listing(path)
 
 
 class StaleStatePlugin:
@@ -101,7 +101,8 @@ class StaleStatePlugin:
         if not _wants_stale_state(options):
             return
         try:
-            cls.analyzer.prepare(_files_named(getattr(options, "filenames", None) or []))
+            analyzer = cls.analyzer
+            analyzer.prepare(_files_named(getattr(options, "filenames", None) or [], analyzer.python_files))
         except Exception as error:  # built again lazily, per file, where the failure is reported
             LOG.warning("stale-state: building the package index failed: %s: %s", type(error).__name__, error)
 

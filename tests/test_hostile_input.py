@@ -208,8 +208,8 @@ def test_file_deleted_between_discovery_and_reading(package, capsys, monkeypatch
     doomed.write_text("def use(good):\n    return good.dead\n")
     discover = cli.files_to_check
 
-    def discover_then_delete(paths):
-        found = list(discover(paths))
+    def discover_then_delete(*arguments):
+        found = list(discover(*arguments))
         doomed.unlink()
         return iter(found)
 
