@@ -43,7 +43,7 @@ class Analyzer:
         once per folder, unless the file is a link itself."""
         resolved = self._resolved.get(path)
         if resolved is None:
-            if path.is_symlink():
+            if path.is_symlink() or path.name in ("", "..") or path.parent == path:
                 resolved = real_path(path)
             else:
                 folder = self._resolved.get(path.parent)
@@ -125,7 +125,7 @@ class Analyzer:
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
-        with Workers() as workers:  # one pool for both passes
+        with Workers() as workers:  # one pool for every batch of the run
             if self.index_kind != SUMMARY:
                 for path in paths:
                     self.index_for(path, workers)

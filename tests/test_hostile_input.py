@@ -255,3 +255,17 @@ def test_collect_facts_turns_any_exception_into_an_error(monkeypatch):
 
     monkeypatch.setattr("flake8_stale_state.cst_facts.parse", explode)
     assert collect_facts("x.py", "x = 1\n", {}).error == "internal error: KeyError: 'boom'"
+
+
+def test_paths_resolve_through_their_folder_as_realpath_resolves_them(tmp_path, monkeypatch):
+    from flake8_stale_state.engine import Analyzer
+    from flake8_stale_state.settings import Settings
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "m.py").write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "alias.py").symlink_to(tmp_path / "real" / "m.py")
+    monkeypatch.chdir(tmp_path / "real")
+    analyzer = Analyzer(Settings())
+    for name in ["m.py", "alias.py", "../linked/m.py", "../linked/alias.py", "..", ".", "../linked", "/"]:
+        assert analyzer._real(Path(name)) == Path(os.path.realpath(name)), name
