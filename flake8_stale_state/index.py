@@ -20,7 +20,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
+from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_bases
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
@@ -131,11 +131,8 @@ class PackageIndex:
         """Class name -> the names its standard-library bases read through `self`, inherited within the package."""
         own: dict[str, set[str]] = {}
         for facts in self.files.values():
-            for cls, info in facts.classes.items():
-                for base in info.bases:
-                    qualified = qualified_name(base, facts.imports)
-                    if qualified:
-                        own.setdefault(cls, set()).update(self.stdlib.class_reads(qualified))
+            for cls, base in qualified_bases(facts):
+                own.setdefault(cls, set()).update(self.stdlib.class_reads(base))
         return inherited_along(own, self.class_bases)
 
     def stdlib_reads_of(self, cls: str | None) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import sysconfig
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from flake8_stale_state.facts import FileFacts
@@ -52,18 +52,20 @@ def stdlib_source(module: str) -> Path | None:
     return None  # written in C, or not a module
 
 
+def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
+    """(class, base) for each base of the file's classes named through an import: `logging.StreamHandler`."""
+    for cls, info in facts.classes.items():
+        for base in info.bases:
+            qualified = qualified_name(base, facts.imports)
+            if qualified:
+                yield cls, qualified
+
+
 def base_modules(files: Iterable[FileFacts]) -> set[Path]:
     """The standard-library modules the classes of `files` name as their bases: to summarise ahead, all at once,
     rather than one by one as they are asked for."""
-    found = set()
-    for facts in files:
-        for info in facts.classes.values():
-            for base in info.bases:
-                module = (qualified_name(base, facts.imports) or "").rpartition(".")[0]
-                path = stdlib_source(module) if module else None
-                if path is not None:
-                    found.add(path)
-    return found
+    modules = {base.rpartition(".")[0] for facts in files for _, base in qualified_bases(facts)}
+    return {path for path in map(stdlib_source, modules - {""}) if path is not None}
 
 
 def summarize_file(path: Path) -> FileFacts | None:

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor, python_syntax_error
 from flake8_stale_state.scope import Scope
 
@@ -304,8 +305,9 @@ class Summarizer(ast.NodeVisitor):
         method = self.methods[-1] if self.methods and self.scope.receiver else None
         if method is None or value is None:
             return
-        if isinstance(target, ast.Name) and path_root(value) is not None:
-            method.bound.setdefault(target.id, set()).add(path_start(value))
+        start = path_start(value)
+        if isinstance(target, ast.Name) and start[0] is not None:
+            method.bound.setdefault(target.id, set()).add(start)
         if isinstance(target, ast.Attribute) and isinstance(value, ast.Name):
             method.bound.setdefault(value.id, set()).add(path_start(target))
         access = keyed_access(value)
@@ -416,8 +418,7 @@ class Summarizer(ast.NodeVisitor):
         if method is not None:
             self.builder.method(node.name, decorators)
             self.methods.append(method)
-            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            self.class_keys[-1].methods.append((first, node.end_lineno or node.lineno))
+            self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
