@@ -112,7 +112,7 @@ class StdlibClasses:
             if info is None:  # re-exported: `from .case import TestCase` in unittest/__init__.py
                 found = [qualified_name(name, facts.imports, package)]
             else:
-                reads |= facts.receiver_reads.get(name, set())
+                reads |= facts.class_reads.get(name, set())
                 found = [qualified_name(base, facts.imports, package)
                          or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:

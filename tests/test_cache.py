@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
+from flake8_stale_state.facts import FileFacts
 from flake8_stale_state import cache as cache_module
 from flake8_stale_state import cli
 
@@ -46,8 +48,7 @@ def entries(project: Path) -> list[Path]:
 def poison(project: Path) -> None:
     """Entries claiming no writes: trusted, they would hide every finding."""
     for entry in entries(project):
-        entry.write_text('{"key": "%s", "facts": {"writes": [], "reads": [], "receiver_reads": {}, "classes": {}, '
-                         '"checks": {}, "signals": [], "documented": [], "imports": {}, "error": null}}' % entry.stem)
+        entry.write_text(json.dumps({"key": entry.stem, "facts": FileFacts(path="").to_data()}))
 
 
 def test_warm_cache_gives_the_same_findings(project, capsys):

@@ -30,9 +30,21 @@ def test_seed_message_names_package_and_the_attribute_readers_use():
 
 def test_hints_prefer_the_same_class_and_stay_silent_when_nothing_is_close():
     found = messages(FIXTURES / "ss101" / "hints" / "pkg" / "hints.py")
-    assert found[7].endswith("did you mean 'learning_rate_warmup'?")
+    assert found[7].endswith("did you mean 'warmup_steps'?")
     assert found[10].endswith("did you mean 'total_steps'?")
     assert "did you mean" not in found[13]
+
+
+def test_a_reader_of_a_name_nothing_assigns_outranks_a_class_wide_read():
+    found = messages(FIXTURES / "ss101" / "class_wide" / "pkg" / "wholes.py")
+    assert found[96].endswith("did you mean 'timeout_seconds'?")  # despite `vars(self) == vars(other)`
+    assert "did you mean" not in found[13]
+
+
+def test_hints_name_only_attributes_read_on_the_writes_own_classes():
+    found = messages(FIXTURES / "ss101" / "by_class" / "pkg" / "engines.py")
+    assert found[13] == "'size' is assigned but never read in package 'pkg'"
+    assert not any("did you mean" in message for message in found.values())
 
 
 def test_ignore_names_takes_globs():
@@ -49,11 +61,21 @@ def test_closest_rules():
     readers = ["activation_checkpoint_interval", "interval"]
     assert closest("checkpoint_interval", readers) == "activation_checkpoint_interval"
     assert closest("recieve_buffer", ["receive_buffer"]) == "receive_buffer"  # a typo
-    assert closest("data", ["input_data"]) is None  # one common word points nowhere outside the class
-    assert closest("data", ["input_data"], same_class=True) == "input_data"
+    assert closest("total_step", ["total_steps"]) == "total_steps"  # a plural
+    assert closest("_reason", ["reason"]) == "reason"  # the same words, another underscore
+    assert closest("warmup", ["warmup_steps"]) == "warmup_steps"  # one long word, held whole in a name of two
+    assert closest("losses", ["agg_additional_losses"]) is None  # one word of three
+    assert closest("loaded_mp_size", ["loaded_dp_size"]) is None  # another word in place of one
+    assert closest("fp32_actual_flat", ["fp32_flat"]) is None  # a word more than the readers'
+    assert closest("data", ["input_data"]) is None  # one short common word points nowhere
     assert closest("dir", ["__dir__"]) is None  # dunders are never the attribute meant
     assert closest("world_rank", ["WORLD"]) is None
     assert closest("q_config", ["_config"]) is None  # one character away, but another shape of name
+    assert closest("_unregister_fd", ["_register_fd"]) is None  # a word grown by a prefix is another word
+    assert closest("message_class", ["message_cls"]) is None  # two letters off a five-letter word
+    assert closest("lr", ["lt"]) is None  # a short name: only a typo of a name read in its own class
+    assert closest("lr", ["lt"], same_class={"lt"}) == "lt"
+    assert closest("lr", ["lrs", "lr_max"], same_class={"lrs", "lr_max"}) == "lrs"
 
 
 DOCUMENTATION_SHAPES = """\
