@@ -29,6 +29,8 @@ FRAMEWORK_BASES = {
     "NamedTuple", "TypedDict", "BaseModel", "BaseSettings", "SQLModel", "Struct", "Model",
     "DeclarativeBase", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag",
 }
+# ctypes structures: every attribute written is the memory of a C struct, which foreign code reads.
+STRUCTURE_BASES = {"Structure", "Union", "BigEndianStructure", "LittleEndianStructure"}
 # torch.nn.Module registers submodules and parameters assigned to it and reads them back.
 MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"}
 # Exception bases from outside the package: Python's own, and any named as PEP 8 asks (`...Error`).
@@ -155,6 +157,8 @@ class PackageIndex:
                     own.add("registers")
                 if {short(n) for n in (*info.bases, *info.decorators)} & configured:
                     own.update(("framework", "reads_all"))  # fields and every attribute written count as read
+                if any(short(b) in STRUCTURE_BASES and (b == short(b) or "ctypes" in b.split(".")) for b in info.bases):
+                    own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
         return inherited_along(traits, self.class_bases)

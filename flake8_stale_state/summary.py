@@ -59,7 +59,7 @@ GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 SPHINX_ATTRIBUTE = re.compile(
     r"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|:attr:`~?(?:[\w.]*\.)?)(\w+)")
-ENTRY = re.compile(r"^(\s*)(\w+)\s*(?:\(.*\))?\s*:")
+ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)\s*(?:\(.*\))?\s*:")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
@@ -254,6 +254,7 @@ class FunctionLocals:
     accepted: set[int] = field(default_factory=set)  # id() of the bindings that gave the candidates
     untyped: set[str] = field(default_factory=set)
     pending: list[tuple[str, str, str]] = field(default_factory=list)  # (local name, kind, name or pattern)
+    strings: dict[str, set[str]] = field(default_factory=dict)  # local name -> the constant strings bound to it
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -271,6 +272,16 @@ class FunctionLocals:
             if id(node) not in self.accepted:
                 wanted.difference_update(bound_names(node))
         return {name: self.candidates[name] for name in wanted}
+
+
+def bound_strings(value: ast.expr | None) -> list[str]:
+    """The constant strings a value can be: `"a"`, `"a" if c else "b"`, `options.get("k", "a")`."""
+    if value is None:
+        return []
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("get", "pop") \
+            and len(value.args) == 2:
+        value = value.args[1]
+    return [p for p in name_patterns(value) or () if "*" not in p]
 
 
 def bound_names(node: ast.AST) -> list[str]:
@@ -530,10 +541,20 @@ class Summarizer(ast.NodeVisitor):
             self.builder.read(name, cls, as_written)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
-        """`engine = Engine(...)`: a local name bound to an object of a known class."""
-        if isinstance(target, ast.Name) and self.functions and isinstance(value, ast.Call):
+        """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
+        a computed attribute name may be."""
+        if not isinstance(target, ast.Name) or not self.functions:
+            return
+        local = self.functions[-1]
+        if isinstance(value, ast.Call):
             made = constructor_of(dotted_name(value.func))
-            self.functions[-1].bind(target.id, {made} if made else None, target)
+            local.bind(target.id, {made} if made else None, target)
+        local.strings.setdefault(target.id, set()).update(bound_strings(value))
+
+    def _strings_bound_to(self, name: str) -> list[str]:
+        """The constant strings a name is bound to in the functions around the node (closures see their
+        enclosing functions' names)."""
+        return sorted(set().union(*(local.strings.get(name, ()) for local in self.functions)))
 
     def _self_attribute(self, node: ast.expr) -> ast.Attribute | None:
         """`self.X` itself, else None."""
@@ -689,10 +710,12 @@ class Summarizer(ast.NodeVisitor):
         callee = dotted_name(node.func)
         func = node.func
         if positional and callee in STRING_NAMED:
-            names = [name_patterns(arg) for arg in positional]
-            if len(names) >= 2 and names[1]:
-                for pattern in names[1]:
-                    self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
+            computed = positional[1] if len(positional) >= 2 else None
+            patterns = name_patterns(computed) if computed is not None else None
+            if patterns is None and isinstance(computed, ast.Name):
+                patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
+            for pattern in patterns or ():
+                self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
@@ -787,6 +810,9 @@ class Summarizer(ast.NodeVisitor):
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)
+        with_defaults = positional[len(positional) - len(arguments.defaults):] + arguments.kwonlyargs
+        for argument, default in zip(with_defaults, [*arguments.defaults, *arguments.kw_defaults]):
+            local.strings.setdefault(argument.arg, set()).update(bound_strings(default))
         self.functions.append(local)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
