@@ -5,9 +5,9 @@
 
 In each released package (sdists cached in ~/.cache/stale-state/sdists, never in the repository) a seeded
 random choice of `self.X = ...` writes is renamed, each at its attribute token only, in one copy of the
-package per mode. Each chosen write sits in a method of a class, stores on the method's receiver, is not
-reported today, and X is read elsewhere in the package. One write per class and per attribute, so that the
-renames do not interfere. Modes:
+package per mode. Each chosen write sits in an instance method of a class (in its own body, not a nested
+function), stores on the method's receiver, is not reported today, and X is read elsewhere in the package.
+One write per class and per attribute, so that the renames do not interfere. Modes:
 
 - `unread`: X becomes a realistic drift of itself (a word dropped, a plural or singular, a leading
   underscore added or removed) that nothing in the package reads or writes;
@@ -138,7 +138,8 @@ class Package:
 
 
 def receiver_of(method: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list):
+    """`self` of an instance method; None for static and class methods."""
+    if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in method.decorator_list):
         return None
     arguments = method.args.posonlyargs + method.args.args
     return arguments[0].arg if arguments else None
@@ -260,10 +261,20 @@ def drifts(name: str) -> list[str]:
     prefix = name[: len(name) - len(bare)]
     words = bare.split("_")
     variants = {prefix + "_".join(words[:i] + words[i + 1:]) for i in range(len(words)) if len(words) > 1}
-    variants.add(name[:-1] if name.endswith("s") else name + "s")
+    variants.add(plural_or_singular(name))
     variants.add(name[1:] if prefix == "_" else "_" + name)
     return sorted(v for v in variants if v.isidentifier() and not keyword.iskeyword(v) and v.strip("_")
                   and v != name and not v.startswith("__"))
+
+
+def plural_or_singular(name: str) -> str:
+    if name.endswith("s") and not name.endswith(("ss", "us", "is")):
+        return name[:-1]
+    if name.endswith(("s", "x", "ch", "sh")):
+        return name + "es"
+    if name.endswith("y") and name[-2:-1] not in "aeiou_":
+        return name[:-1] + "ies"
+    return name + "s"
 
 
 def collision_names(package: Package, write: Write) -> list[str]:
@@ -370,7 +381,11 @@ def shifted(finding: dict, mutations: list[Mutation]) -> dict:
 def run_tree(spec: str, modes: tuple[str, ...], count: int, seed: int) -> list[Result]:
     name, version = spec.split("==")
     tree = sdist(name, version)
-    folder = package_folder(tree, name)
+    return measure(spec, tree, package_folder(tree, name), modes, count, seed)
+
+
+def measure(label: str, tree: Path, folder: str, modes: tuple[str, ...], count: int, seed: int) -> list[Result]:
+    """The renames of each mode in a copy of `tree / folder`, and what stale-state reports before and after."""
     with tempfile.TemporaryDirectory(prefix="stale-state-drift-") as scratch:
         original = Path(scratch) / "original"
         shutil.copytree(tree / folder, original / folder)
@@ -382,7 +397,7 @@ def run_tree(spec: str, modes: tuple[str, ...], count: int, seed: int) -> list[R
             mutations = choose(package, mode, count, seed, reported)
             copy = Path(scratch) / mode
             mutate(original, copy, folder, mutations)
-            results.append(compare(spec, mode, mutations, before, findings(copy, folder)))
+            results.append(compare(label, mode, mutations, before, findings(copy, folder)))
         return results
 
 
