@@ -11,7 +11,8 @@ from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
 
-CASES = sorted(case for case in FIXTURES.glob("*/*") if case.is_dir())
+# fixtures/pending/: cases of rules not built yet; each moves under its code's folder when its rule lands
+CASES = sorted(case for case in FIXTURES.glob("*/*") if case.is_dir() and case.parent.name != "pending")
 
 
 def findings_in(case):
