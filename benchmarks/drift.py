@@ -245,7 +245,7 @@ def read_package(root: Path, folder: str) -> Package:
         facts = summarize(relative, source)
         if facts.error:
             continue
-        package.reads |= facts.reads
+        package.reads |= facts.reads.union(*facts.class_reads.values())
         for name, info in facts.classes.items():
             package.parents[name].update(base.rsplit(".", 1)[-1] for base in info.bases)
         Reader(package, relative, source.splitlines(keepends=True)).visit(ast.parse(source))
@@ -263,7 +263,8 @@ def drifts(name: str) -> list[str]:
     variants = {prefix + "_".join(words[:i] + words[i + 1:]) for i in range(len(words)) if len(words) > 1}
     variants.add(plural_or_singular(name))
     variants.add(name[1:] if prefix == "_" else "_" + name)
-    return sorted(v for v in variants if v.isidentifier() and not keyword.iskeyword(v) and v.strip("_")
+    # a name of three letters or fewer gets no hint but at a typo (the hint rule), so none is made one
+    return sorted(v for v in variants if v.isidentifier() and not keyword.iskeyword(v) and len(v.strip("_")) > 3
                   and v != name and not v.startswith("__"))
 
 
@@ -351,7 +352,9 @@ def findings(root: Path, folder: str) -> list[dict]:
 
 
 def key(finding: dict) -> tuple:
-    return finding["path"], finding["line"], finding["column"], finding["code"], finding["message"]
+    """A finding by place and code. Its hint may change: a rename leaves the old name read and unassigned, a
+    drift the package's other dead writes may then be pointed to."""
+    return finding["path"], finding["line"], finding["column"], finding["code"]
 
 
 def compare(tree: str, mode: str, mutations: list[Mutation], before: list[dict], after: list[dict]) -> Result:

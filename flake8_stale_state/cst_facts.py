@@ -307,7 +307,6 @@ class AttributeCollector(Collector):
         self.builder.leave_class()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.builder.function(node.name.value)
         if self.scope.is_method:
             self.builder.method(node.name.value, decorator_names(node))
 

@@ -49,7 +49,6 @@ class FileFacts:
     # the attribute itself (`self.n += 1`, `self.items.append(x)`): a read only if the object is held elsewhere
     patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
     # computed names read: `getattr(self, f"_{name}")` reads `_*`
-    defined: set[str] = field(default_factory=set)  # names bound by `def` or `class` anywhere in the file
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # each check's own collected data
     signals: set[str] = field(default_factory=set)  # cheap shapes seen by the ast pre-pass (summary.py)
@@ -65,7 +64,6 @@ class FileFacts:
             "class_reads": {k: sorted(v) for k, v in self.class_reads.items()},
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
-            "defined": sorted(self.defined),
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": self.checks,
             "signals": sorted(self.signals),
@@ -83,7 +81,6 @@ class FileFacts:
             class_reads={k: set(v) for k, v in data["class_reads"].items()},
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
-            defined=set(data["defined"]),
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
             checks=data["checks"],
             signals=set(data["signals"]),
@@ -217,14 +214,10 @@ class FactsBuilder:
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
         self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False)
-        self.facts.defined.add(name)
         self.class_stack.append(name)
 
     def leave_class(self) -> None:
         self.class_stack.pop()
-
-    def function(self, name: str) -> None:
-        self.facts.defined.add(name)
 
     def method(self, name: str, decorators: list[str]) -> None:
         """A function defined directly in a class body (called once the scope has entered it)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 SHORT = 3  # names of this many letters or fewer are hinted only at a one-letter typo of a name read in the class
@@ -43,9 +43,17 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+def is_plural(a: str, b: str) -> bool:
+    """One word the plural of the other: `step`/`steps`, `box`/`boxes`, `entry`/`entries`."""
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 2 and longer in (shorter + "s", shorter + "es", shorter[:-1] + "ies")
+
+
 def is_typo(a: str, b: str) -> bool:
-    """One word misspelt as another: a letter off (two in a long word), not a word grown by a prefix or a
-    suffix (`register` is no typo of `unregister`; `step` is one of `steps`)."""
+    """One word misspelt as another, or made plural: a letter off (two in a long word), not a word grown by a
+    prefix or a suffix (`register` is no typo of `unregister`; `step` is one of `steps`)."""
+    if is_plural(a, b):
+        return True
     if min(len(a), len(b)) < 4:
         return False
     distance = edit_distance(a, b)
@@ -74,8 +82,17 @@ def is_close(name: str, candidate: str) -> bool:
             and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))
 
 
-def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = ()) -> str | None:
-    """Most shared words first, then fewest differing characters, then alphabetical; None if none is close.
+def shares_half(name: str, candidate: str) -> bool:
+    """Half the words of each name or more in common (`end_time`, `end_event`): a likeness too weak alone,
+    enough with the evidence of the reader side of a drift."""
+    mine, theirs = tokens(name), tokens(candidate)
+    shared = {word for word in mine & theirs if len(word) >= SHORT}
+    return bool(shared) and 2 * len(shared) >= len(mine) and 2 * len(shared) >= len(theirs)
+
+
+def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = (),
+            likeness: Callable[[str, str], bool] = is_close) -> str | None:
+    """Most shared words first, then fewest differing characters, then alphabetical; None if none is alike.
 
     A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`."""
     best = None
@@ -84,9 +101,33 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
         if short:
             if candidate not in same_class or edit_distance(name, candidate) != 1:
                 continue
-        elif not is_close(name, candidate):
+        elif not likeness(name, candidate):
             continue
         key = (-shared_ratio(name, candidate), -typo_ratio(name, candidate), candidate)
         if best is None or key < best:
             best = key
     return best[2] if best else None
+
+
+class NameMatcher:
+    """Finds, among many names, those a name may be a drift of, without comparing it with every one."""
+
+    def __init__(self, names: Collection[str]) -> None:
+        self.by_token: dict[str, set[str]] = {}
+        self.one_word: dict[int, list[str]] = {}  # length -> names of a single word
+        for name in names:
+            words = tokens(name)
+            for token in words:
+                self.by_token.setdefault(token, set()).add(name)
+            if len(words) == 1:
+                self.one_word.setdefault(len(name), []).append(name)
+
+    def candidates(self, name: str) -> set[str]:
+        """Names sharing a word with `name`, and for a name of one word, those of one word about as long (a
+        misspelt or plural single word shares none)."""
+        words = tokens(name)
+        found = set().union(*(self.by_token.get(token, ()) for token in words))
+        if len(words) == 1:
+            for length in range(len(name) - 3, len(name) + 4):
+                found.update(self.one_word.get(length, ()))
+        return found

@@ -19,6 +19,7 @@ from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
+from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
 from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_bases
 from flake8_stale_state.summary import summarize
@@ -37,6 +38,9 @@ MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterLi
 BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
                       if isinstance(value, type) and issubclass(value, BaseException)}
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
+
+# bases that give their subclasses no instance attributes
+NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
 
@@ -239,9 +243,28 @@ class PackageIndex:
             yield [w for w in facts.writes if w.cls in classes]
 
     @cached_property
-    def defined_names(self) -> set[str]:
-        """Names bound by `def` or `class` anywhere in the package: methods, properties, functions, classes."""
-        return set().union(*(facts.defined for facts in self.files.values()))
+    def read_matcher(self) -> NameMatcher:
+        return NameMatcher(self.read_names)
+
+    @per_argument
+    def is_closed_hierarchy(self, cls: str) -> bool:
+        """Every base of the classes related to `cls` is the package's own (or `object`, `ABC`, ...): nothing
+        outside the package assigns their attributes."""
+        known = self.package_classes
+        return all(base in known or base in NEUTRAL_BASES
+                   for related in self.related(cls) for base in self.class_bases.get(related, ()))
+
+    @cached_property
+    def method_names(self) -> set[str]:
+        """Names bound by `def` in a class body anywhere in the package: methods and properties."""
+        return {name for facts in self.files.values() for info in facts.classes.values() for name in info.methods}
+
+    @per_argument
+    def methods_of(self, cls: str) -> frozenset[str]:
+        """Methods and properties of the classes related to `cls`."""
+        related = self.related(cls)
+        return frozenset(name for facts in self.files.values() for owner, info in facts.classes.items()
+                         if owner in related for name in info.methods)
 
     @cached_property
     def package_classes(self) -> set[str]:

@@ -34,7 +34,8 @@ SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a cla
 
 # Uses of a whole `self.__dict__` (or `vars(self)`, `asdict(self)`) that read no attribute: a debug
 # representation, state moved to another object, or a lookup of a name that normal lookup did not find.
-DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__", "repr", "describe", "__dir__"}
+DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__", "__dir__", "repr", "describe",
+                 "print", "log"}
 DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debug_", "_debug_")
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
@@ -800,7 +801,6 @@ class Summarizer(ast.NodeVisitor):
             node.name, [a.arg for a in every], positional[0].arg if positional else None, decorators
         )
         method = MethodSeeds(self.scope.receiver or "") if self.scope.is_method else None
-        self.builder.function(node.name)
         if method is not None:
             self.builder.method(node.name, decorators)
             self.methods.append(method)

@@ -11,8 +11,7 @@ from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
 
-# fixtures/pending/: cases of rules not built yet; each moves under its code's folder when its rule lands
-CASES = sorted(case for case in FIXTURES.glob("*/*") if case.is_dir() and case.parent.name != "pending")
+CASES = sorted(case for case in FIXTURES.glob("*/*") if case.is_dir())
 
 
 def findings_in(case):

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.hint import closest
+from flake8_stale_state.hint import closest, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -80,16 +80,32 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
 
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:
-    """An attribute read on the write's own class hierarchy whose name is close to the write's: the name
-    readers use, where the write drifted from it. Names read there but never assigned there come first."""
-    if not write.cls:
+    """The attribute readers use where the write drifted from it, if one can be told. In order:
+    - a name read on the write's own classes that nothing there assigns (the reader side of the drift: that
+      read fails with AttributeError), sharing half its words with the write's, where every base of those
+      classes is the package's own (else a base from outside may assign it);
+    - a name read on the write's own classes, then one read on objects of any class, in one of the shapes a
+      drift takes (another underscore, a word dropped, one word misspelt or made plural).
+    Never a method, property, class or constant."""
+    cls = write.cls
+    if not cls:
         return None
-    assigned = index.names_assigned_on(write.cls)
-    readers = {display_name(name, write.cls) for name in index.names_read_on(write.cls)}
-    candidates = {name for name in readers if is_attribute_name(name) and name not in index.defined_names}
-    own_class_reads = {display_name(n, write.cls) for n in index.names_read_on_class(write.cls)}
-    unassigned = closest(write.name, candidates - assigned, own_class_reads)
-    return unassigned or closest(write.name, candidates, own_class_reads)
+    assigned = index.names_assigned_on(cls)
+    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls)
+    own = {name for name in own if is_attribute_name(name)}
+    same_class = {display_name(n, cls) for n in index.names_read_on_class(cls)}
+    unassigned = {name for name in own if mangled(name, cls) not in assigned}
+    if index.is_closed_hierarchy(cls):
+        found = closest(write.name, unassigned, same_class, likeness=shares_half)
+        if found:
+            return found
+    anywhere = {name for name in index.read_matcher.candidates(write.name)
+                if is_attribute_name(name) and name not in index.method_names}
+    for candidates in (unassigned, own, anywhere):
+        found = closest(write.name, candidates, same_class)
+        if found:
+            return found
+    return None
 
 
 def drift_partner(write: Write, index: PackageIndex) -> str | None:
