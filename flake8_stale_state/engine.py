@@ -15,7 +15,7 @@ from flake8_stale_state.index import (
 )
 from flake8_stale_state.package import is_package, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
+from flake8_stale_state.library_bases import StdlibClasses, base_modules
 
 UNANALYSED = "SS000"
 

@@ -20,7 +20,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_bases
+from flake8_stale_state.library_bases import StdlibClasses, qualified_bases
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).

@@ -10,8 +10,8 @@ from flake8_stale_state.hint import closest, tokens
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state import stdlib_bases
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
+from flake8_stale_state import library_bases
+from flake8_stale_state.library_bases import StdlibClasses, qualified_name
 from flake8_stale_state.summary import summarize
 
 
@@ -147,7 +147,7 @@ def test_standard_library_modules_are_summarised_once_through_the_given_summaris
 
     def summarize_file(path):
         summarised.append(path.name)
-        return stdlib_bases.summarize_file(path)
+        return library_bases.summarize_file(path)
 
     stdlib = StdlibClasses(summarize_file)
     assert "gauss_next" in stdlib.class_reads("random.Random")
@@ -156,7 +156,7 @@ def test_standard_library_modules_are_summarised_once_through_the_given_summaris
 
 
 def test_the_standard_library_modules_named_as_bases_are_found_ahead():
-    from flake8_stale_state.stdlib_bases import STDLIB, base_modules
+    from flake8_stale_state.library_bases import STDLIB, base_modules
     from flake8_stale_state.summary import summarize
 
     source = (
