@@ -1,31 +1,35 @@
-"""What standard-library classes read through `self`: attributes a package's subclass sets for its base.
+"""What classes outside the package read through `self`: attributes a package's subclass sets for its base.
 
-`class Quiet(logging.StreamHandler)` writing `self.terminator = ""` is read by `StreamHandler.emit`, outside
-the package. The standard library's source ships with Python, so what its classes read is known and the same
-on every run with the same Python: each module is summarised once, by the `ast` pre-pass, when first needed
-(through the analyzer's cache, so a warm run parses none). Other libraries are not followed: which version
-is installed, if any, varies from one machine to the next.
+`class Quiet(logging.StreamHandler)` writing `self.terminator = ""` is read by `StreamHandler.emit`, and
+`class Echo(twisted.internet.protocol.Protocol)` writing `self.transport` is read by Twisted: code outside the
+package. A base is looked up in the standard library of the Python running the check, then in the libraries
+installed in the environment being checked (`environment.py`), and followed through its own bases, across
+libraries. Their source is only ever summarised by the `ast` pre-pass, never imported: each module once, when
+first needed, through the analyzer's cache (a warm run parses none).
 """
 
 from __future__ import annotations
 
 import sys
 import sysconfig
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from flake8_stale_state.environment import Environment, running_environment
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.summary import summarize
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
+COMPILED_SUFFIXES = (".so", ".pyd")
 
 
 def qualified_name(name: str, imports: dict[str, str], package: str = "") -> str | None:
     """`random.Random` -> "random.Random" in a file that imports `random`; None for a name not imported.
 
-    `package` is the package of the importing module, for relative imports (followed within the
-    standard library only: in the package being checked they name its own modules)."""
+    `package` is the package of the importing module, for relative imports (followed within libraries
+    only: in the package being checked they name its own modules)."""
     head, _, rest = name.partition(".")
     target = imports.get(head)
     if target is None:
@@ -41,15 +45,62 @@ def qualified_name(name: str, imports: dict[str, str], package: str = "") -> str
     return f"{target}.{rest}" if rest else target
 
 
-def stdlib_source(module: str) -> Path | None:
+def source_in(folders: Iterable[Path], module: str) -> Path | None:
+    """The source file of `module` in the first folder that holds it (a package's `__init__.py` first)."""
     parts = module.split(".")
-    if parts[0] not in sys.stdlib_module_names:
-        return None
-    path = STDLIB.joinpath(*parts)
-    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None  # written in C, or not a module
+    for folder in folders:
+        path = folder.joinpath(*parts)
+        for candidate in (path / "__init__.py", path.with_suffix(".py")):
+            if candidate.is_file():
+                return candidate
+    return None  # compiled only, or not there
+
+
+def is_installed(folders: Iterable[Path], top: str) -> bool:
+    """Some form of the top-level module `top` is in one of the folders: a package, a module, compiled code."""
+    for folder in folders:
+        if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
+            return True
+        if any(path.name.endswith(COMPILED_SUFFIXES) for path in folder.glob(f"{top}.*")):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class MissingBase:
+    """A base class the package imports from a library the environment does not hold."""
+
+    base: str  # "twisted.internet.protocol.Protocol"
+    environment: Path  # where it was looked for
+
+    def message(self) -> str:
+        return f"base class {self.base} not found in {self.environment}; attributes it reads count as unread"
+
+
+class ModuleFinder:
+    """Module name -> source: in the environment's standard library (else in that of the Python running the
+    check), then in its libraries. The package's own modules (`own`, by top-level name) are not looked up:
+    the package's index holds them, whether or not a copy of the package is installed."""
+
+    def __init__(self, environment: Environment, own: Collection[str] = ()) -> None:
+        self.environment = environment
+        self.own = frozenset(own)
+
+    def source(self, module: str) -> Path | None:
+        top = module.split(".")[0]
+        if top in self.own:
+            return None
+        if top in sys.stdlib_module_names:
+            return source_in([self.environment.stdlib or STDLIB], module)
+        return source_in(self.environment.library_folders, module)
+
+    def missing(self, qualified: str) -> MissingBase | None:
+        """The base `qualified` as missing, if its top-level module is in neither the package, the standard
+        library nor the environment."""
+        top = qualified.split(".")[0]
+        if top in self.own or top in sys.stdlib_module_names or is_installed(self.environment.library_folders, top):
+            return None
+        return MissingBase(qualified, self.environment.location)
 
 
 def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
@@ -61,11 +112,11 @@ def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
                 yield cls, qualified
 
 
-def base_modules(files: Iterable[FileFacts]) -> set[Path]:
-    """The standard-library modules the classes of `files` name as their bases: to summarise ahead, all at once,
-    rather than one by one as they are asked for."""
+def base_modules(files: Iterable[FileFacts], finder: ModuleFinder) -> set[Path]:
+    """The modules outside the package that the classes of `files` name as their bases: to summarise ahead,
+    all at once, rather than one by one as they are asked for."""
     modules = {base.rpartition(".")[0] for facts in files for _, base in qualified_bases(facts)}
-    return {path for path in map(stdlib_source, modules - {""}) if path is not None}
+    return {path for path in map(finder.source, modules - {""}) if path is not None}
 
 
 def summarize_file(path: Path) -> FileFacts | None:
@@ -75,28 +126,35 @@ def summarize_file(path: Path) -> FileFacts | None:
         return None
 
 
-class StdlibClasses:
-    """What standard-library classes read, each module summarised at most once by `summarize_file`."""
+class LibraryClasses:
+    """What classes outside the package read, each module summarised at most once by `summarize_file`;
+    and the bases named by the package that could not be found (`missing`, by qualified name)."""
 
-    def __init__(self, summarize_file: Callable[[Path], FileFacts | None] = summarize_file) -> None:
+    def __init__(self, summarize_file: Callable[[Path], FileFacts | None] = summarize_file,
+                 finder: ModuleFinder | None = None) -> None:
         self.summarize_file = summarize_file
+        self.finder = finder or ModuleFinder(running_environment())
         self.modules: dict[str, tuple[FileFacts, str] | None] = {}
         self.reads: dict[str, frozenset[str]] = {}
+        self.missing: dict[str, MissingBase] = {}
 
     def module_summary(self, module: str) -> tuple[FileFacts, str] | None:
         """The module's facts and the package its relative imports start from."""
         if module not in self.modules:
-            path = stdlib_source(module)
+            path = self.finder.source(module)
             facts = self.summarize_file(path) if path is not None else None
             self.modules[module] = None if facts is None or facts.error else (
                 facts, module if path.name == "__init__.py" else module.rpartition(".")[0])
         return self.modules[module]
 
     def class_reads(self, qualified: str) -> frozenset[str]:
-        """Names the standard-library class `qualified` ("logging.StreamHandler") and its bases read through
-        `self`; empty for anything else."""
+        """Names the class `qualified` ("logging.StreamHandler"), a base of a class of the package, and its
+        bases read through `self`; empty for a class that cannot be found."""
         if qualified not in self.reads:
             self.reads[qualified] = self._class_reads(qualified)
+            missing = self.finder.missing(qualified)
+            if missing is not None:
+                self.missing[qualified] = missing
         return self.reads[qualified]
 
     def _class_reads(self, qualified: str) -> frozenset[str]:
