@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import counting_parses, run_cli
 from flake8_stale_state.environment import NotAnEnvironment, find_environment, named_environment
 
 SUBCLASS = """\
@@ -205,26 +205,9 @@ def test_flake8_refuses_a_bad_path_in_one_line(project):
 
 
 def test_a_warm_run_parses_no_library_module_again(project, env, tmp_path):
-    probe = (
-        "import ast, sys\n"
-        "from flake8_stale_state import cli\n"
-        "parsed = []\n"
-        "parse = ast.parse\n"
-        "ast.parse = lambda *args, **kwargs: parsed.append(1) or parse(*args, **kwargs)\n"
-        f"code = cli.main(['--python', {str(env)!r}, 'pkg/sub.py'])\n"
-        "print(code, len(parsed))\n"
-    )
-    environ = {**os.environ, "STALE_STATE_CACHE_DIR": str(tmp_path / "cache")}
-
-    def run() -> list[str]:
-        result = subprocess.run([sys.executable, "-c", probe], cwd=project, env=environ, capture_output=True,
-                                text=True)
-        assert result.returncode == 0, result.stderr
-        return result.stdout.split()[-2:]
-
-    cold = run()
-    assert cold[0] == "1" and int(cold[1]) >= 6  # the package's three files, fakelib's two modules, otherlib
-    assert run() == ["1", "0"]
+    exit_code, parsed, _ = counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")
+    assert exit_code == "1" and int(parsed) >= 6  # the package's three files, fakelib's two modules, otherlib
+    assert counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")[:2] == ["1", "0"]
 
 
 @pytest.mark.asyncio
