@@ -3,6 +3,7 @@ summarised and never run, what they read through `self` counted as read for the 
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -226,6 +227,16 @@ async def test_the_language_server_logs_a_missing_base_once(project, env):
     assert nothing_ran(project)
 
 
+@pytest.mark.asyncio
+async def test_the_language_server_given_a_bad_path_serves_with_the_defaults(project):
+    from test_lsp import open_document, server_for
+
+    (project / "pyproject.toml").write_text('[tool.stale-state]\npython = "nowhere"\n')
+    async with server_for(project) as (client, _):
+        found = await open_document(client, (project / "pkg" / "sub.py").as_uri(), SUBCLASS)
+    assert [d.range.start.line + 1 for d in found] == [X_LINE, Z_LINE, Y_LINE]  # fakelib is not installed here
+
+
 TWISTED_FACTORY = """\
 from twisted.internet import protocol
 
@@ -259,3 +270,40 @@ def test_a_real_library_installed_in_a_virtual_environment(tmp_path, monkeypatch
         code, found, err = run_cli(capsys, "--python", str(python), "echo")
         assert (code, err) == (1, "")
         assert [line.split("'")[1] for line in found] == ["clients"]
+
+
+@pytest.mark.e2e  # pre-commit installs the hook's own environment, and twisted is downloaded
+def test_pre_commit_pointed_at_the_project_environment_finds_what_a_run_there_finds(tmp_path, monkeypatch, capsys):
+    from corpora import environment
+    from test_editors import git, this_repository_as_committed
+
+    venv = environment("twisted", "26.10.0")
+    hooks = this_repository_as_committed(tmp_path / "hooks")
+    revision = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    project = tmp_path / "project"
+    (project / "echo").mkdir(parents=True)
+    (project / "echo" / "__init__.py").write_text("")
+    (project / "echo" / "factory.py").write_text(TWISTED_FACTORY)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    _, in_that_environment, _ = run_cli(capsys, "--python", str(venv / "bin" / "python"), "echo")
+
+    def hook_output(args: list[str]) -> str:
+        (project / ".pre-commit-config.yaml").write_text(json.dumps({"repos": [{
+            "repo": str(hooks), "rev": revision, "hooks": [{"id": "stale-state", "args": args}]}]}))
+        git(project, "init", "-q")
+        git(project, "add", ".")
+        result = subprocess.run(
+            [sys.executable, "-m", "pre_commit", "run", "--verbose"], cwd=project, capture_output=True,
+            text=True, timeout=900, env={**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")})
+        assert result.returncode == 1, result.stdout + result.stderr
+        return result.stdout
+
+    isolated = hook_output([])
+    assert "base class twisted.internet.protocol.Factory not found" in isolated
+    assert "'noisy'" in isolated
+    pointed = hook_output(["--python", str(venv / "bin" / "python")])
+    found = [line for line in pointed.splitlines() if " SS" in line]
+    assert found == in_that_environment and "not found" not in pointed
+    assert [line.split("'")[1] for line in found] == ["clients"]
