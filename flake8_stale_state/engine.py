@@ -8,15 +8,15 @@ from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
 from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
     FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
 )
+from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 from flake8_stale_state.package import is_package, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.environment import find_environment
-from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 
 UNANALYSED = "SS000"
 
@@ -216,8 +216,8 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
         if is_package(root):
             names.add(root.name)
         else:
-            names.update(Path(path).relative_to(root).parts[0].removesuffix(".py")
-                         for path in files if Path(path).is_relative_to(root))
+            names.update(path.relative_to(root).parts[0].removesuffix(".py")
+                         for path in files if path.is_relative_to(root))
     return names
 
 

@@ -2,10 +2,10 @@
 
 `class Quiet(logging.StreamHandler)` writing `self.terminator = ""` is read by `StreamHandler.emit`, and
 `class Echo(twisted.internet.protocol.Protocol)` writing `self.transport` is read by Twisted: code outside the
-package. A base is looked up in the standard library of the Python running the check, then in the libraries
-installed in the environment being checked (`environment.py`), and followed through its own bases, across
-libraries. Their source is only ever summarised by the `ast` pre-pass, never imported: each module once, when
-first needed, through the analyzer's cache (a warm run parses none).
+package. A base is looked up in the standard library, then in the libraries installed in the environment
+being checked (`environment.py`), and followed through its own bases, across libraries. Their source is only
+ever summarised by the `ast` pre-pass, never imported: each module once, when first needed, through the
+analyzer's cache (a warm run parses none).
 """
 
 from __future__ import annotations

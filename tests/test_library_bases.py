@@ -307,3 +307,14 @@ def test_pre_commit_pointed_at_the_project_environment_finds_what_a_run_there_fi
     found = [line for line in pointed.splitlines() if " SS" in line]
     assert found == in_that_environment and "not found" not in pointed
     assert [line.split("'")[1] for line in found] == ["clients"]
+
+
+def test_the_package_own_modules_by_top_level_name(tmp_path):
+    from flake8_stale_state.engine import own_modules
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "scripts" / "tools").mkdir(parents=True)
+    loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
+    assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
+    assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
