@@ -12,6 +12,7 @@ from typing import Any
 
 from flake8_stale_state import __version__
 from flake8_stale_state.baseline import Baseline, BaselineError, load
+from flake8_stale_state.checks import dead_attribute
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import without_silenced
@@ -44,9 +45,9 @@ def baseline_from(options: argparse.Namespace) -> Baseline | None:
         return None
 
 
-def _wants_stale_state(options: argparse.Namespace) -> bool:
+def _wants_stale_state(options: argparse.Namespace, code: str = "SS") -> bool:
     select = [*(getattr(options, "select", None) or []), *(getattr(options, "extend_select", None) or [])]
-    return not getattr(options, "select", None) or any(p.startswith("SS") or "SS".startswith(p) for p in select)
+    return not getattr(options, "select", None) or any(p.startswith(code) or code.startswith(p) for p in select)
 
 
 def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
@@ -65,6 +66,7 @@ class StaleStatePlugin:
     version = __version__
     analyzer: Analyzer | None = None
     baseline: Baseline | None = None
+    names_missing_bases = True  # they concern what SS101 counts as read
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -110,6 +112,7 @@ class StaleStatePlugin:
             print(f"stale-state: error: {error}", file=sys.stderr)
             raise SystemExit(2) from None
         cls.baseline = baseline_from(options)
+        cls.names_missing_bases = _wants_stale_state(options, dead_attribute.CODE)
         if not _wants_stale_state(options):
             return
         try:
@@ -122,7 +125,7 @@ class StaleStatePlugin:
     @classmethod
     def name_missing_bases(cls) -> None:
         """On stderr, once per run: under -j, those found before the workers fork are named by the main process."""
-        for missing in cls.analyzer.new_missing_bases() if cls.analyzer else ():
+        for missing in cls.analyzer.new_missing_bases() if cls.analyzer and cls.names_missing_bases else ():
             print(f"stale-state: {missing.message()}", file=sys.stderr)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:

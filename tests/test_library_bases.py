@@ -23,6 +23,7 @@ class Sub(Base):
     def __init__(self):
         self.x = 1  # read by fakelib.Base
         self.z = 3  # read by otherlib.Root, fakelib.Base's own base, in a folder a .pth file adds
+        self.fake_option = 4  # read by the environment's socketserver.TCPServer, otherlib.Root's base
         self.y = 2  # read by nothing
 """
 MISSING = """\
@@ -38,7 +39,7 @@ class Second(Protocol):
     def connect(self):
         self.transport = None
 """
-X_LINE, Z_LINE, Y_LINE = 6, 7, 8
+X_LINE, Z_LINE, W_LINE, Y_LINE = 6, 7, 8, 9
 
 
 def executable(path: Path, text: str) -> Path:
@@ -68,7 +69,8 @@ def env(tmp_path: Path) -> Path:
         "import otherlib\n\n\nclass Base(otherlib.Root):\n    def run(self):\n        return self.x\n")
     extra = tmp_path / "extra"
     extra.mkdir()
-    (extra / "otherlib.py").write_text("class Root:\n    def go(self):\n        return self.z\n")
+    (extra / "otherlib.py").write_text(
+        "import socketserver\n\n\nclass Root(socketserver.TCPServer):\n    def go(self):\n        return self.z\n")
     (site / "extra.pth").write_text(
         f"# a comment\n{extra}\nimport pathlib; pathlib.Path({str(tmp_path / 'pth-ran')!r}).touch()\n"
         "no-such-folder\n")
@@ -144,10 +146,17 @@ def test_bases_from_the_environment_read_their_attributes(project, env, capsys):
 def test_without_the_library_its_readers_are_unknown_and_the_base_is_named(project, capsys):
     code, out, err = run_cli(capsys, "pkg/sub.py")  # the environment running the tests has no fakelib
     assert code == 1
-    assert [line.split(":")[1] for line in out] == [str(X_LINE), str(Z_LINE), str(Y_LINE)]
+    assert [line.split(":")[1] for line in out] == [str(X_LINE), str(Z_LINE), str(W_LINE), str(Y_LINE)]
     assert err.splitlines() == [
         f"stale-state: base class {base} not found in {sys.prefix}; attributes it reads count as unread"
         for base in ("fakelib.Base", "notinstalled.protocol.Protocol")]  # the whole package is indexed
+
+
+def test_no_base_is_named_where_ss101_is_not_selected(project, capsys):
+    assert run_cli(capsys, "--select", "SS102", "pkg") == (0, [], "")
+    assert run_cli(capsys, "--ignore", "SS101", "pkg") == (0, [], "")
+    result = flake8(project, "--select", "SS102", "pkg")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
 def test_the_standard_library_is_that_of_the_environment(project, env, capsys):
@@ -207,7 +216,7 @@ def test_flake8_refuses_a_bad_path_in_one_line(project):
 
 def test_a_warm_run_parses_no_library_module_again(project, env, tmp_path):
     exit_code, parsed, _ = counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")
-    assert exit_code == "1" and int(parsed) >= 6  # the package's three files, fakelib's two modules, otherlib
+    assert exit_code == "1" and int(parsed) >= 7  # the package (3 files), fakelib (2), otherlib, socketserver
     assert counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")[:2] == ["1", "0"]
 
 
@@ -234,7 +243,7 @@ async def test_the_language_server_given_a_bad_path_serves_with_the_defaults(pro
     (project / "pyproject.toml").write_text('[tool.stale-state]\npython = "nowhere"\n')
     async with server_for(project) as (client, _):
         found = await open_document(client, (project / "pkg" / "sub.py").as_uri(), SUBCLASS)
-    assert [d.range.start.line + 1 for d in found] == [X_LINE, Z_LINE, Y_LINE]  # fakelib is not installed here
+    assert [d.range.start.line + 1 for d in found] == [X_LINE, Z_LINE, W_LINE, Y_LINE]  # no fakelib here
 
 
 TWISTED_FACTORY = """\
