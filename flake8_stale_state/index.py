@@ -21,7 +21,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_bases
+from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
@@ -88,7 +88,7 @@ class PackageIndex:
     root: Path
     files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
     framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
-    stdlib: StdlibClasses = field(default_factory=StdlibClasses)  # what the bases outside the package read
+    libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
@@ -276,16 +276,17 @@ class PackageIndex:
         return set().union(*(facts.documented for facts in self.files.values()))
 
     @cached_property
-    def stdlib_reads(self) -> dict[str, set[str]]:
-        """Class name -> the names its standard-library bases read through `self`, inherited within the package."""
+    def library_reads(self) -> dict[str, set[str]]:
+        """Class name -> the names its bases from outside the package (the standard library, installed
+        libraries) read through `self`, inherited within the package."""
         own: dict[str, set[str]] = {}
         for facts in self.files.values():
             for cls, base in qualified_bases(facts):
-                own.setdefault(cls, set()).update(self.stdlib.class_reads(base))
+                own.setdefault(cls, set()).update(self.libraries.class_reads(base))
         return inherited_along(own, self.class_bases)
 
-    def stdlib_reads_of(self, cls: str | None) -> set[str]:
-        return self.stdlib_reads.get(cls, set()) if cls else set()
+    def library_reads_of(self, cls: str | None) -> set[str]:
+        return self.library_reads.get(cls, set()) if cls else set()
 
     @cached_property
     def writes_by_name(self) -> dict[str, list[tuple[str, Write]]]:
@@ -358,8 +359,8 @@ def make(kind: str, path: str, source: bytes | str) -> FileFacts:
 
 def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None
                     ) -> Callable[[Path], FileFacts | None]:
-    """Summaries of files outside any package (the standard library's): those `known` by path, the others
-    kept in `cache` like the package's."""
+    """Summaries of files outside any package (of the standard library, of installed libraries): those
+    `known` by path, the others kept in `cache` like the package's."""
     def summary(path: Path) -> FileFacts | None:
         if known and str(path) in known:
             return known[str(path)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import FIXTURES, REPO
@@ -10,8 +12,8 @@ from flake8_stale_state.hint import closest, tokens
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state import stdlib_bases
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
+from flake8_stale_state import library_bases
+from flake8_stale_state.library_bases import LibraryClasses, qualified_name
 from flake8_stale_state.summary import summarize
 
 
@@ -157,7 +159,7 @@ def test_qualified_names_follow_imports():
 
 
 def test_standard_library_classes_and_their_bases_read_through_self():
-    class_reads = StdlibClasses().class_reads
+    class_reads = LibraryClasses().class_reads
     assert "gauss_next" in class_reads("random.Random")
     assert "terminator" in class_reads("logging.StreamHandler")
     # WSGIServer -> http.server.HTTPServer -> socketserver.TCPServer, across modules
@@ -172,16 +174,17 @@ def test_standard_library_modules_are_summarised_once_through_the_given_summaris
 
     def summarize_file(path):
         summarised.append(path.name)
-        return stdlib_bases.summarize_file(path)
+        return library_bases.summarize_file(path)
 
-    stdlib = StdlibClasses(summarize_file)
+    stdlib = LibraryClasses(summarize_file)
     assert "gauss_next" in stdlib.class_reads("random.Random")
     assert "gauss_next" in stdlib.class_reads("random.SystemRandom")
     assert summarised == ["random.py"]
 
 
 def test_the_standard_library_modules_named_as_bases_are_found_ahead():
-    from flake8_stale_state.stdlib_bases import STDLIB, base_modules
+    from flake8_stale_state.environment import Environment
+    from flake8_stale_state.library_bases import STDLIB, ModuleFinder, base_modules
     from flake8_stale_state.summary import summarize
 
     source = (
@@ -189,6 +192,7 @@ def test_the_standard_library_modules_named_as_bases_are_found_ahead():
         "class Quiet(logging.StreamHandler): pass\nclass Ordered(OrderedDict): pass\n"
         "class Array(numpy.ndarray): pass\nclass Mine(Base): pass\nclass Plain: pass\n"
     )
-    assert base_modules([summarize("m.py", source)]) == {
+    no_libraries = ModuleFinder(Environment(Path("/nowhere"), ()))
+    assert base_modules([summarize("m.py", source)], no_libraries) == {
         STDLIB / "logging" / "__init__.py", STDLIB / "collections" / "__init__.py",
     }

@@ -70,9 +70,10 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
-    """Read by code the package does not hold: a standard-library base class, or (public names only) the
-    package's users, for an attribute documented as API or carried by an exception."""
-    if write.name in index.stdlib_reads_of(write.cls):
+    """Read by code the package does not hold: a base class from the standard library or an installed
+    library, or (public names only) the package's users, for an attribute documented as API or carried by an
+    exception."""
+    if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
     if write.name.startswith("_"):
         return False
