@@ -9,7 +9,6 @@ from collections.abc import Callable, Collection, Iterable
 
 WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 SHORT = 3  # names of this many letters or fewer are hinted only at a one-letter typo of a name read in the class
-LONG_WORD = 8  # a word this long may carry two typos
 LONG_ONE_WORD = 5  # a name of one word this long is specific enough to point at a name of two holding it
 
 
@@ -50,33 +49,34 @@ def is_plural(a: str, b: str) -> bool:
 
 
 def is_typo(a: str, b: str) -> bool:
-    """One word misspelt as another, or made plural: a letter off (two in a long word), not a word grown by a
-    prefix or a suffix (`register` is no typo of `unregister`; `step` is one of `steps`)."""
-    if is_plural(a, b):
-        return True
-    if min(len(a), len(b)) < 4:
-        return False
-    distance = edit_distance(a, b)
-    allowed = 2 if min(len(a), len(b)) >= LONG_WORD else 1
-    if distance > allowed:
-        return False
-    shorter, longer = sorted((a, b), key=len)
-    grown = len(longer) - len(shorter) >= 2 and (longer.startswith(shorter) or longer.endswith(shorter))
-    return not grown
+    """One word misspelt as another by a letter (`recieve`, `receive`), or made plural (`step`, `steps`)."""
+    return is_plural(a, b) or (min(len(a), len(b)) >= 4 and edit_distance(a, b) == 1)
 
 
-def is_close(name: str, candidate: str) -> bool:
+@functools.cache
+def words_in_order(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in WORD.findall(name))
+
+
+def keeps_order(name: str, candidate: str) -> bool:
+    """The words of `name` stand in `candidate` in the same order (a dropped word moves no other)."""
+    remaining = iter(words_in_order(candidate))
+    return all(word in remaining for word in words_in_order(name))
+
+
+def is_close(name: str, candidate: str, one_word_dropped: bool = True) -> bool:
     """The shapes a drift takes from the name readers use: the same words with other underscores (`_reason`,
-    `reason`), a word dropped (`checkpoint_interval`, `activation_checkpoint_interval`; any number of words
-    from a name of several), or one word misspelt or made plural (`total_step`, `total_steps`). A write with a
-    word more than the read, or another word in place of one (`mp` for `dp`), names something else."""
+    `reason`), a word dropped (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt
+    or made plural (`total_step`, `total_steps`). A write with a word more than the read, or another word in
+    place of one (`mp` for `dp`), names something else. `one_word_dropped`: a name of one word may be what is
+    left of a name of two (`warmup`, `warmup_steps`), which only a read on the write's own classes backs."""
     mine, theirs = tokens(name), tokens(candidate)
     if not mine or not theirs:
         return False
     if mine == theirs:
         return True
-    if mine < theirs:
-        return len(mine) >= 2 or (len(theirs) == 2 and len(next(iter(mine))) >= LONG_ONE_WORD)
+    if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
+        return len(mine) >= 2 or (one_word_dropped and len(next(iter(mine))) >= LONG_ONE_WORD)
     differing_mine, differing_theirs = mine - theirs, theirs - mine
     return (len(mine) == len(theirs) and len(differing_mine) == 1 and len(differing_theirs) == 1
             and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))
@@ -97,6 +97,8 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
     A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`."""
     best = None
     short = len(name.strip("_")) <= SHORT
+    if short and len(name.strip("_")) < 2:
+        return None  # every letter is a typo of every other
     for candidate in set(candidates) - {name}:
         if short:
             if candidate not in same_class or edit_distance(name, candidate) != 1:
@@ -131,3 +133,8 @@ class NameMatcher:
             for length in range(len(name) - 3, len(name) + 4):
                 found.update(self.one_word.get(length, ()))
         return found
+
+
+def is_close_elsewhere(name: str, candidate: str) -> bool:
+    """`is_close` for a name read on objects of any class: a name of one word points at no longer name."""
+    return is_close(name, candidate, one_word_dropped=False)

@@ -188,7 +188,7 @@ class PackageIndex:
         fed: dict[str, set[str]] = {}
         patterns: dict[str, set[str]] = {}
         for facts in self.files.values():
-            anywhere |= facts.reads
+            anywhere |= facts.reads | facts.imported_reads
             for cls, names in facts.class_reads.items():
                 (by_class.setdefault(cls, set()) if self._is_known_class(cls) else anywhere).update(names)
             for cls, names in facts.fed.items():
@@ -243,8 +243,13 @@ class PackageIndex:
             yield [w for w in facts.writes if w.cls in classes]
 
     @cached_property
+    def object_reads(self) -> set[str]:
+        """Names read on objects of unknown class other than what an import binds (modules, classes)."""
+        return set().union(*(facts.reads for facts in self.files.values()))
+
+    @cached_property
     def read_matcher(self) -> NameMatcher:
-        return NameMatcher(self.read_names)
+        return NameMatcher(self.object_reads)
 
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:

@@ -539,7 +539,9 @@ class Summarizer(ast.NodeVisitor):
         elif pattern:
             self.builder.read_pattern(name, cls)
         else:
-            self.builder.read(name, cls, as_written)
+            on_import = cls is None and isinstance(owner, ast.Name) and owner.id in self.builder.facts.imports \
+                and not (self.functions and owner.id in self.functions[-1].untyped)
+            self.builder.read(name, cls, as_written, on_import)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string

@@ -70,6 +70,7 @@ def test_closest_rules():
     assert closest("_reason", ["reason"]) == "reason"  # the same words, another underscore
     assert closest("warmup", ["warmup_steps"]) == "warmup_steps"  # one long word, held whole in a name of two
     assert closest("losses", ["agg_additional_losses"]) is None  # one word of three
+    assert closest("resolve_label", ["allow_label_resolve"]) is None  # the words in another order
     assert closest("loaded_mp_size", ["loaded_dp_size"]) is None  # another word in place of one
     assert closest("fp32_actual_flat", ["fp32_flat"]) is None  # a word more than the readers'
     assert closest("data", ["input_data"]) is None  # one short common word points nowhere
