@@ -43,8 +43,6 @@ class FileFacts:
     path: str
     writes: list[Write] = field(default_factory=list)
     reads: set[str] = field(default_factory=set)  # names read on objects of unknown class: reach every class
-    imported_reads: set[str] = field(default_factory=set)  # names read on an imported name (`zlib.compressobj`):
-    # reads like the above, but of a module's or a class's attributes more likely than an instance's
     class_reads: dict[str, set[str]] = field(default_factory=dict)  # class -> names read on objects known to be
     # of that class (through self, cls, super(), or a name whose class is known), short class names
     fed: dict[str, set[str]] = field(default_factory=dict)  # class -> names whose reads through self only feed
@@ -63,7 +61,6 @@ class FileFacts:
         return {
             "writes": [list(w) for w in self.writes],
             "reads": sorted(self.reads),
-            "imported_reads": sorted(self.imported_reads),
             "class_reads": {k: sorted(v) for k, v in self.class_reads.items()},
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
@@ -81,7 +78,6 @@ class FileFacts:
             path=path,
             writes=[Write(*w) for w in data["writes"]],
             reads=set(data["reads"]),
-            imported_reads=set(data["imported_reads"]),
             class_reads={k: set(v) for k, v in data["class_reads"].items()},
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
@@ -143,15 +139,12 @@ class FactsBuilder:
                   receiver is not None and owner == receiver, constructor, shared)
         )
 
-    def read(self, name: str, on: str | None, as_written: bool = True, on_import: bool = False) -> None:
-        """A read of attribute `name` of an object of class `on` (None: of any class; `on_import`: of whatever
-        an import binds). Names as written in the source are mangled as Python does; those given as strings
-        (`getattr`) are not."""
+    def read(self, name: str, on: str | None, as_written: bool = True) -> None:
+        """A read of attribute `name` of an object of class `on` (None: of any class). Names as written in the
+        source are mangled as Python does; those given as strings (`getattr`) are not."""
         if as_written:
             name = mangled(name, self.scope.owner_class)
-        if on_import:
-            self.facts.imported_reads.add(name)
-        elif on is None:
+        if on is None:
             self.facts.reads.add(name)
         else:
             self.facts.class_reads.setdefault(on, set()).add(name)

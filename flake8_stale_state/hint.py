@@ -64,19 +64,18 @@ def keeps_order(name: str, candidate: str) -> bool:
     return all(word in remaining for word in words_in_order(name))
 
 
-def is_close(name: str, candidate: str, one_word_dropped: bool = True) -> bool:
+def is_close(name: str, candidate: str) -> bool:
     """The shapes a drift takes from the name readers use: the same words with other underscores (`_reason`,
     `reason`), a word dropped (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt
     or made plural (`total_step`, `total_steps`). A write with a word more than the read, or another word in
-    place of one (`mp` for `dp`), names something else. `one_word_dropped`: a name of one word may be what is
-    left of a name of two (`warmup`, `warmup_steps`), which only a read on the write's own classes backs."""
+    place of one (`mp` for `dp`), names something else."""
     mine, theirs = tokens(name), tokens(candidate)
     if not mine or not theirs:
         return False
     if mine == theirs:
         return True
     if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
-        return len(mine) >= 2 or (one_word_dropped and len(next(iter(mine))) >= LONG_ONE_WORD)
+        return len(mine) >= 2 or len(next(iter(mine))) >= LONG_ONE_WORD
     differing_mine, differing_theirs = mine - theirs, theirs - mine
     return (len(mine) == len(theirs) and len(differing_mine) == 1 and len(differing_theirs) == 1
             and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))
@@ -110,31 +109,3 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
             best = key
     return best[2] if best else None
 
-
-class NameMatcher:
-    """Finds, among many names, those a name may be a drift of, without comparing it with every one."""
-
-    def __init__(self, names: Collection[str]) -> None:
-        self.by_token: dict[str, set[str]] = {}
-        self.one_word: dict[int, list[str]] = {}  # length -> names of a single word
-        for name in names:
-            words = tokens(name)
-            for token in words:
-                self.by_token.setdefault(token, set()).add(name)
-            if len(words) == 1:
-                self.one_word.setdefault(len(name), []).append(name)
-
-    def candidates(self, name: str) -> set[str]:
-        """Names sharing a word with `name`, and for a name of one word, those of one word about as long (a
-        misspelt or plural single word shares none)."""
-        words = tokens(name)
-        found = set().union(*(self.by_token.get(token, ()) for token in words))
-        if len(words) == 1:
-            for length in range(len(name) - 3, len(name) + 4):
-                found.update(self.one_word.get(length, ()))
-        return found
-
-
-def is_close_elsewhere(name: str, candidate: str) -> bool:
-    """`is_close` for a name read on objects of any class: a name of one word points at no longer name."""
-    return is_close(name, candidate, one_word_dropped=False)

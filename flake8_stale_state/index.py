@@ -19,7 +19,6 @@ from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts, Write
-from flake8_stale_state.hint import NameMatcher
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import summarize
@@ -188,7 +187,7 @@ class PackageIndex:
         fed: dict[str, set[str]] = {}
         patterns: dict[str, set[str]] = {}
         for facts in self.files.values():
-            anywhere |= facts.reads | facts.imported_reads
+            anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
                 (by_class.setdefault(cls, set()) if self._is_known_class(cls) else anywhere).update(names)
             for cls, names in facts.fed.items():
@@ -242,15 +241,6 @@ class PackageIndex:
         for facts in self.files.values():
             yield [w for w in facts.writes if w.cls in classes]
 
-    @cached_property
-    def object_reads(self) -> set[str]:
-        """Names read on objects of unknown class other than what an import binds (modules, classes)."""
-        return set().union(*(facts.reads for facts in self.files.values()))
-
-    @cached_property
-    def read_matcher(self) -> NameMatcher:
-        return NameMatcher(self.object_reads)
-
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:
         """Every base of the classes related to `cls` is the package's own (or `object`, `ABC`, ...): nothing
@@ -258,11 +248,6 @@ class PackageIndex:
         known = self.package_classes
         return all(base in known or base in NEUTRAL_BASES
                    for related in self.related(cls) for base in self.class_bases.get(related, ()))
-
-    @cached_property
-    def method_names(self) -> set[str]:
-        """Names bound by `def` in a class body anywhere in the package: methods and properties."""
-        return {name for facts in self.files.values() for info in facts.classes.values() for name in info.methods}
 
     @per_argument
     def methods_of(self, cls: str) -> frozenset[str]:

@@ -539,9 +539,7 @@ class Summarizer(ast.NodeVisitor):
         elif pattern:
             self.builder.read_pattern(name, cls)
         else:
-            on_import = cls is None and isinstance(owner, ast.Name) and owner.id in self.builder.facts.imports \
-                and not (self.functions and owner.id in self.functions[-1].untyped)
-            self.builder.read(name, cls, as_written, on_import)
+            self.builder.read(name, cls, as_written)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string

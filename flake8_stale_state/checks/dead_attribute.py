@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.hint import closest, is_close_elsewhere, shares_half
+from flake8_stale_state.hint import closest, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -82,13 +82,13 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:
     """The attribute readers use where the write drifted from it, if one can be told: a name read on the
-    write's own classes (through self, or on an object of known class), else on objects of any class (not
-    on a module or class an import binds); never a method, property, class or constant. In order:
+    write's own classes (through self, or on an object of known class; a read on an object of any class is
+    too weak a sign), never a method, property, class or constant. In order:
     - one that nothing there assigns (the reader side of the drift: that read fails with AttributeError),
       sharing half its words with the write's, where every base of those classes is the package's own (else
       a base from outside may assign it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
-      those nothing there assigns first, then those read on objects of any class."""
+      those nothing there assigns first."""
     cls = write.cls
     if not cls:
         return None
@@ -101,12 +101,7 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
-    found = closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
-    if found:
-        return found
-    anywhere = {name for name in index.read_matcher.candidates(write.name)
-                if is_attribute_name(name) and name not in index.method_names}
-    return closest(write.name, anywhere, same_class, likeness=is_close_elsewhere)
+    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
 
 
 def drift_partner(write: Write, index: PackageIndex) -> str | None:
