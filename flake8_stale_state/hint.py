@@ -108,4 +108,3 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
         if best is None or key < best:
             best = key
     return best[2] if best else None
-

@@ -1,4 +1,4 @@
-"""SS101: `self.X = ...` where no attribute named X is read anywhere in the package.
+"""SS101: `self.X = ...` where no read of X that can reach the write's class exists in the package.
 
 Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_interval`):
 
@@ -9,8 +9,20 @@ Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_int
         def forward(self, x):
             if self.activation_checkpoint_interval > 0: ...
 
-Good: the attribute is read somewhere in the package, in any file and any form
-(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...), or by code outside it:
+Bad (a sibling's `self.counter` is its own; `+= 1` only feeds the attribute):
+
+    class Trainer(Base):
+        def __init__(self):
+            self.counter = 0                           # SS101
+
+    class OtherTrainer(Base):
+        def step(self):
+            self.counter += 1
+            return self.counter
+
+Good: a read that can reach the class, in any file and any form (through self in its hierarchy, on an object
+of the class or of unknown class, `getattr(obj, "X")`, a computed name, a dataclass field, ...), or code
+outside the package:
 
     class Context:
         def __init__(self):
