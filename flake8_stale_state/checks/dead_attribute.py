@@ -136,19 +136,14 @@ def is_attribute_name(name: str) -> bool:
         name.startswith("__") and name.endswith("__"))
 
 
-def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[tuple[Write, str | None]]:
-    """Each dead write, with the attribute it drifted from if one is known."""
+def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Write]:
     for write in facts.writes:
         if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
             continue
         if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
             continue
-        if not is_taken_whole(write, index):
-            yield write, suggestion(write, index)
-        else:
-            partner = drift_partner(write, index)
-            if partner is not None:
-                yield write, partner
+        if not is_taken_whole(write, index) or drift_partner(write, index) is not None:
+            yield write
 
 
 def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
@@ -157,11 +152,12 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
 
 def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
     """The lines libcst must see to judge the file: those of the writes its summary finds dead."""
-    return {write.line for write, _ in dead_writes(summary, index, settings)}
+    return {write.line for write in dead_writes(summary, index, settings)}
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
-    for write, hint in dead_writes(facts, index, settings):
+    for write in dead_writes(facts, index, settings):
+        hint = suggestion(write, index)
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
