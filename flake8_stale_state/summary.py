@@ -95,15 +95,20 @@ def listed_strings(node: ast.expr | None) -> list[str]:
     return []
 
 
-def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
-    """Attributes stored to by an assignment target, through tuples, lists and stars."""
-    if isinstance(target, ast.Attribute):
+def stored(target: ast.expr, kind: type[ast.expr]) -> list:
+    """The nodes of `kind` an assignment target stores to, through tuples, lists and stars."""
+    if isinstance(target, kind):
         return [target]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [a for element in target.elts for a in attribute_targets(element)]
+        return [node for element in target.elts for node in stored(element, kind)]
     if isinstance(target, ast.Starred):
-        return attribute_targets(target.value)
+        return stored(target.value, kind)
     return []
+
+
+def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
+    """Attributes stored to by an assignment target."""
+    return stored(target, ast.Attribute)
 
 
 def path_start(node: ast.expr) -> tuple[str | None, str | None]:
@@ -283,17 +288,6 @@ def bound_strings(value: ast.expr | None) -> list[str]:
     return [p for p in name_patterns(value) or () if "*" not in p]
 
 
-def target_names(target: ast.expr) -> list[ast.Name]:
-    """The names an assignment target binds, through tuples, lists and stars."""
-    if isinstance(target, ast.Name):
-        return [target]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for element in target.elts for name in target_names(element)]
-    if isinstance(target, ast.Starred):
-        return target_names(target.value)
-    return []
-
-
 @dataclass
 class ClassKeys:
     """SS103's cheap verdict on one class: the keys it copies into attributes of that name, and how often it
@@ -449,7 +443,7 @@ class Summarizer(ast.NodeVisitor):
 
     def _unbind(self, targets: list[ast.expr]) -> None:
         if self.functions:
-            for name in (n for target in targets for n in target_names(target)):
+            for name in (n for target in targets for n in stored(target, ast.Name)):
                 self.functions[-1].unbind(name.id, name)
 
     def _unbind_named(self, names: list[str], everywhere: bool = False) -> None:
