@@ -278,6 +278,20 @@ class FunctionLocals:
             self.untyped.add(name)
 
 
+def narrowed(test: ast.expr) -> dict[str, set[str]] | None:
+    """`isinstance(x, A)`, `isinstance(x, (A, B))`, or one of them first in an `and`: {"x": {"A", "B"}}."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        test = test.values[0]
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+        return None
+    kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    names = [dotted_name(kind) for kind in kinds]
+    if not names or not all(names):
+        return None
+    return {test.args[0].id: {name.rsplit(".", 1)[-1] for name in names}}
+
+
 def bound_strings(value: ast.expr | None) -> list[str]:
     """The constant strings a value can be: `"a"`, `"a" if c else "b"`, `options.get("k", "a")`."""
     if value is None:
@@ -397,6 +411,7 @@ class Summarizer(ast.NodeVisitor):
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
         self.moving_depth = 0  # inside a value moved to another object's `__dict__`
+        self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
@@ -548,16 +563,18 @@ class Summarizer(ast.NodeVisitor):
 
     # Reads and what they are read on.
 
-    def _on(self, node: ast.expr) -> tuple[str | None, str | None]:
-        """The class an object is known to be of, or the local name whose class is known at the function's end:
-        `self`, `cls`, `super()`, `type(self)`, `self.__class__` -> (the class, None); `engine` -> (None,
-        "engine"); (None, None) for an object of unknown class."""
+    def _on(self, node: ast.expr) -> tuple[set[str] | None, str | None]:
+        """The classes an object is known to be of, or the local name whose class is known at the function's
+        end: `self`, `cls`, `super()`, `type(self)`, `self.__class__` -> ({the class}, None); `x` inside
+        `if isinstance(x, A):` -> ({"A"}, None); `engine` -> (None, "engine"); (None, None) for an object of
+        unknown class."""
         receiver = self.scope.receiver
-        if receiver is None and not self.functions:
-            return None, None
         if isinstance(node, ast.Name):
-            if node.id == receiver:
-                return self.scope.owner_class, None
+            if receiver is not None and node.id == receiver:
+                return {self.scope.owner_class}, None
+            for narrowing in reversed(self.narrowings):
+                if node.id in narrowing:
+                    return narrowing[node.id], None
             local = self.functions[-1] if self.functions else None
             if local is not None and node.id in local.candidates and node.id not in local.untyped:
                 return None, node.id
@@ -566,23 +583,25 @@ class Summarizer(ast.NodeVisitor):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 if node.func.id == "super" or (node.func.id == "type" and len(node.args) == 1
                                                and self._is_receiver(node.args[0])):
-                    return self.scope.owner_class, None
+                    return {self.scope.owner_class}, None
             if isinstance(node, ast.Attribute) and node.attr == "__class__" and self._is_receiver(node.value):
-                return self.scope.owner_class, None
+                return {self.scope.owner_class}, None
         return None, None
 
     def _is_receiver(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id is not None and node.id == self.scope.receiver
 
     def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
-        cls, local = self._on(owner)
+        classes, local = self._on(owner)
         if local is not None:
             kind = "pattern" if pattern else ("read" if as_written else "string")
             self.functions[-1].pending.append((local, kind, name))
-        elif pattern:
-            self.builder.read_pattern(name, cls)
-        else:
-            self.builder.read(name, cls, as_written)
+            return
+        for cls in classes or [None]:
+            if pattern:
+                self.builder.read_pattern(name, cls)
+            else:
+                self.builder.read(name, cls, as_written)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
@@ -818,7 +837,17 @@ class Summarizer(ast.NodeVisitor):
         if may_rebuild(node):
             self.builder.facts.signals.add(GUARDED_LOOP)
         self._note_attribute_docstrings(node)
-        self.generic_visit(node)
+        narrowing = narrowed(node.test)
+        if narrowing is None:
+            self.generic_visit(node)
+            return
+        self.narrowings.append(narrowing)  # in the test (after the isinstance) and the block it guards
+        self.visit(node.test)
+        for statement in node.body:
+            self.visit(statement)
+        self.narrowings.pop()
+        for statement in node.orelse:
+            self.visit(statement)
 
     # Classes and functions are entered before their decorators, bases and parameters are
     # visited, as the libcst traversal does.
