@@ -245,7 +245,8 @@ def read_package(root: Path, folder: str) -> Package:
         facts = summarize(relative, source)
         if facts.error:
             continue
-        package.reads |= facts.reads.union(*facts.class_reads.values())
+        package.reads |= facts.reads.union(*facts.class_reads.values(),
+                                           *(names for by in facts.attribute_reads.values() for names in by.values()))
         for name, info in facts.classes.items():
             package.parents[name].update(base.rsplit(".", 1)[-1] for base in info.bases)
         Reader(package, relative, source.splitlines(keepends=True)).visit(ast.parse(source))

@@ -45,6 +45,8 @@ class FileFacts:
     reads: set[str] = field(default_factory=set)  # names read on objects of unknown class: reach every class
     class_reads: dict[str, set[str]] = field(default_factory=dict)  # class -> names read on objects known to be
     # of that class (through self, cls, super(), or a name whose class is known), short class names
+    attribute_reads: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # class -> attribute A ->
+    # names read on `self.A`: on the classes A is assigned objects of (index.py), else on any class
     fed: dict[str, set[str]] = field(default_factory=dict)  # class -> names whose reads through self only feed
     # the attribute itself (`self.n += 1`, `self.items.append(x)`): a read only if the object is held elsewhere
     patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
@@ -62,6 +64,7 @@ class FileFacts:
             "writes": [list(w) for w in self.writes],
             "reads": sorted(self.reads),
             "class_reads": {k: sorted(v) for k, v in self.class_reads.items()},
+            "attribute_reads": {k: {a: sorted(n) for a, n in v.items()} for k, v in self.attribute_reads.items()},
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
@@ -79,6 +82,7 @@ class FileFacts:
             writes=[Write(*w) for w in data["writes"]],
             reads=set(data["reads"]),
             class_reads={k: set(v) for k, v in data["class_reads"].items()},
+            attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
@@ -148,6 +152,14 @@ class FactsBuilder:
             self.facts.reads.add(name)
         else:
             self.facts.class_reads.setdefault(on, set()).add(name)
+
+    def read_on_attribute(self, name: str, attribute: str, as_written: bool = True) -> None:
+        """A read of `name` on `self.attribute`: of the classes the attribute is assigned objects of."""
+        cls = self.scope.owner_class
+        if cls is None:
+            return self.read(name, None, as_written)
+        names = self.facts.attribute_reads.setdefault(cls, {}).setdefault(mangled(attribute, cls), set())
+        names.add(mangled(name, cls) if as_written else name)
 
     def feed(self, name: str) -> None:
         """A read of `self.name` whose value only goes back into the attribute itself."""

@@ -190,6 +190,12 @@ class PackageIndex:
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
                 (by_class.setdefault(cls, set()) if self._is_known_class(cls) else anywhere).update(names)
+            for cls, attributes in facts.attribute_reads.items():
+                for attribute, names in attributes.items():
+                    made = self.classes_assigned(cls, attribute)
+                    for target in made or [None]:
+                        known = target is not None and self._is_known_class(target)
+                        (by_class.setdefault(target, set()) if known else anywhere).update(names)
             for cls, names in facts.fed.items():
                 fed.setdefault(cls, set()).update(names)
             for cls, found in facts.patterns.items():
@@ -198,6 +204,38 @@ class PackageIndex:
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
         return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:
+        """(class, attribute) -> the classes its writes through self make objects of, None where some write
+        assigns anything else; and the attributes assigned on other objects than self (`obj.a = ...`)."""
+        made: dict[tuple[str, str], set[str] | None] = {}
+        elsewhere: set[str] = set()
+        for facts in self.files.values():
+            for write in facts.writes:
+                if not write.on_receiver or not write.cls:
+                    elsewhere.add(mangled(write.name, write.cls))
+                    continue
+                key = (write.cls, mangled(write.name, write.cls))
+                if write.constructor is None:
+                    made[key] = None
+                elif made.get(key, set()) is not None:
+                    made.setdefault(key, set()).add(write.constructor)
+        return made, elsewhere
+
+    def classes_assigned(self, cls: str, attribute: str) -> set[str] | None:
+        """The classes of the objects `self.attribute` holds in `cls`'s hierarchy, where every write of it there
+        is a call of a class and nothing else assigns it; None where that cannot be told."""
+        made, elsewhere = self._constructed
+        if attribute in elsewhere:
+            return None
+        classes: set[str] = set()
+        for related in self.related(cls):
+            found = made.get((related, attribute), set())
+            if found is None:
+                return None
+            classes |= found
+        return classes or None
 
     @property
     def read_names(self) -> set[str]:

@@ -592,6 +592,10 @@ class Summarizer(ast.NodeVisitor):
         return isinstance(node, ast.Name) and node.id is not None and node.id == self.scope.receiver
 
     def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
+        attribute = self._self_attribute(owner)
+        if attribute is not None and not pattern and attribute.attr != "__class__":
+            self.builder.read_on_attribute(name, attribute.attr, as_written)
+            return
         classes, local = self._on(owner)
         if local is not None:
             kind = "pattern" if pattern else ("read" if as_written else "string")
