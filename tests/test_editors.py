@@ -143,6 +143,9 @@ async def test_pylsp_flake8_plugin_reports_the_dead_write_of_an_unsaved_buffer(t
             "initializationOptions": {"pylsp": {"plugins": flake8_only}},
         }), 60)
         await client.send({"method": "initialized", "params": {}})
+        # python-lsp-server before 1.9 reads plugin settings only from here, not from initializationOptions
+        await client.send({"method": "workspace/didChangeConfiguration",
+                           "params": {"settings": {"pylsp": {"plugins": flake8_only}}}})
         await client.send({"method": "textDocument/didOpen", "params": {
             "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": EDITED},
         }})
