@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.metadata
 import io
 import json
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, sarif
 from flake8_stale_state.checks import fix_source
-from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.findings import Finding, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
@@ -53,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def codes_option(name: str, value: str) -> list[str]:
+    """The code prefixes of `--select` or `--ignore`; one that matches no code is a usage error."""
+    prefixes = split_list(value.upper())
+    for prefix in prefixes:
+        if not any(code.startswith(prefix) for code in CODES):
+            raise UsageError(f"{name}: unknown code {prefix!r} (codes: {', '.join(CODES)})")
+    return prefixes
+
+
 def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] = python_files
                    ) -> Iterator[Path | str]:
     """Files under the given paths (folders listed by `listing`); a path that does not exist comes back as its
@@ -89,10 +99,7 @@ def run(args: argparse.Namespace) -> int:
     except (config.ConfigError, baseline.BaselineError) as error:
         raise UsageError(str(error)) from None
     settings = configuration.settings
-    select, ignore = split_list(args.select.upper()), split_list(args.ignore.upper())
-    for path in (*settings.roots,):
-        if not path.is_dir():
-            raise UsageError(f"roots: {path}: not a folder")
+    select, ignore = codes_option("--select", args.select), codes_option("--ignore", args.ignore)
     analyzer = Analyzer(settings)
     targets = list(files_to_check(args.paths, analyzer.python_files))
     analyzer.prepare(path for path in targets if isinstance(path, Path))
@@ -197,10 +204,21 @@ def serve_lsp(argv: Sequence[str]) -> int:
     except ImportError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        print("stale-state: error: the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'",
-              file=sys.stderr)
+        if isinstance(error, ModuleNotFoundError):
+            problem = "the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'"
+        else:  # installed, but a version without what the server uses
+            problem = (f"the LSP server needs pygls>=2.1,<3, not pygls {_installed('pygls')}: "
+                       "pip install 'pygls>=2.1,<3'")
+        print(f"stale-state: error: {problem}", file=sys.stderr)
         return EXIT_ERROR
     return lsp.main(argv)
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "(version unknown)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -210,5 +228,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(build_parser().parse_args(argv))
     except UsageError as error:
-        print(f"stale-state: error: {error}", file=sys.stderr)
+        print(config.error_line(error), file=sys.stderr)
         return EXIT_ERROR

@@ -18,6 +18,7 @@ from flake8_stale_state.settings import Settings
 from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
 
 UNANALYSED = "SS000"
+CODES = (UNANALYSED, *(check.CODE for check in CHECKS))  # every code a front end may report
 
 
 class Analyzer:

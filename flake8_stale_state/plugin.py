@@ -5,45 +5,57 @@ from __future__ import annotations
 import argparse
 import ast
 import logging
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from flake8_stale_state import __version__
+from flake8_stale_state import __version__, config
 from flake8_stale_state.baseline import Baseline, BaselineError, load
-from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.findings import without_silenced
-from flake8_stale_state.settings import Settings, split_list
+from flake8_stale_state.settings import Settings
 
 LOG = logging.getLogger(__name__)
 
 
-def settings_from(options: argparse.Namespace) -> Settings:
-    cache_dir = getattr(options, "stale_state_cache_dir", None)
-    return Settings(
-        roots=tuple(Path(p) for p in split_list(getattr(options, "stale_state_roots", None))),
-        ignore_names=tuple(split_list(getattr(options, "stale_state_ignore_names", None))),
-        cache_dir=Path(cache_dir) if cache_dir else None,
-        use_cache=not getattr(options, "stale_state_no_cache", False),
-        framework_bases=tuple(split_list(getattr(options, "stale_state_framework_bases", None))),
-    )
+def _config_file_values(options: argparse.Namespace) -> dict[str, config.Value]:
+    """The `stale-state-*` keys of the config files flake8 read, as the user wrote them."""
+    if getattr(options, "isolated", False):
+        return {}
+    explicit = getattr(options, "config", None)
+    values = (config.flake8_file_values(Path(explicit)) or {}) if explicit else config.flake8_values(Path.cwd())
+    for extra in getattr(options, "append_config", None) or []:
+        values.update(config.flake8_file_values(Path(extra)) or {})
+    return values
 
 
-def baseline_from(options: argparse.Namespace) -> Baseline | None:
-    """The baseline option's file; one that cannot be used is warned about once and everything reported."""
-    path = getattr(options, "stale_state_baseline", None)
-    if not path:
-        return None
+def configuration_from(options: argparse.Namespace) -> config.Configuration:
+    """flake8's options, refused or accepted as `stale-state` refuses or accepts them, with the same message:
+    every `stale-state-*` key in the config file must be known, and each value is checked by `config`, named
+    where the user wrote it. Values are those flake8 parsed (paths with a slash made relative to the file)."""
+    in_file = _config_file_values(options)
+    values = {option: value for option, value in in_file.items() if option not in config.OPTIONS}
+    for option in config.OPTIONS:
+        raw = getattr(options, "stale_state_" + option.replace("-", "_"), None)
+        if raw is not None:
+            where = in_file[option].where if option in in_file else f"--{config.FLAKE8_PREFIX}{option}"
+            values[option] = config.Value(raw, Path(), where)
+        elif option in in_file:  # an option flake8 leaves to `config` (no-cache)
+            values[option] = in_file[option]
+    return config.configuration(values)
+
+
+def stale_state_selected(options: argparse.Namespace) -> bool:
+    """flake8's own decision (select, extend-select, ignore, extend-ignore) for any SS code."""
     try:
-        return load(Path(path))
-    except BaselineError as error:
-        LOG.warning("stale-state: %s; reporting every finding", error)
-        return None
+        from flake8.style_guide import Decision, DecisionEngine
 
-
-def _wants_stale_state(options: argparse.Namespace) -> bool:
-    select = [*(getattr(options, "select", None) or []), *(getattr(options, "extend_select", None) or [])]
-    return not getattr(options, "select", None) or any(p.startswith("SS") or "SS".startswith(p) for p in select)
+        decide = DecisionEngine(options).decision_for
+        return any(decide(code) is Decision.Selected for code in CODES)
+    except Exception:  # a flake8 without that API: do the work rather than miss findings
+        LOG.debug("stale-state: flake8's selection could not be read", exc_info=True)
+        return True
 
 
 def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
@@ -62,6 +74,7 @@ class StaleStatePlugin:
     version = __version__
     analyzer: Analyzer | None = None
     baseline: Baseline | None = None
+    selected = True  # False when flake8 reports no SS code: `run` then does nothing
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -81,8 +94,8 @@ class StaleStatePlugin:
             "--stale-state-cache-dir", parse_from_config=True, normalize_paths=True,
             help="Folder of the facts cache (default: .stale_state_cache at the project root).",
         )
-        manager.add_option(
-            "--stale-state-no-cache", parse_from_config=True, action="store_true",
+        manager.add_option(  # read from the config file by `config`: flake8 would end a bad value in a traceback
+            "--stale-state-no-cache", action="store_true", default=None,
             help="Do not read or write the facts cache.",
         )
         manager.add_option(
@@ -96,9 +109,17 @@ class StaleStatePlugin:
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
-        cls.analyzer = Analyzer(settings_from(options))
-        cls.baseline = baseline_from(options)
-        if not _wants_stale_state(options):
+        """Check the options as `stale-state` does: a refused one stops flake8 with the command's one line and
+        exit 2. With no SS code selected nothing else is done, and `run` returns at once."""
+        try:
+            configuration = configuration_from(options)
+            cls.baseline = load(configuration.baseline) if configuration.baseline else None
+        except (config.ConfigError, BaselineError) as error:
+            print(config.error_line(error), file=sys.stderr)
+            raise SystemExit(2) from None
+        cls.analyzer = Analyzer(configuration.settings)
+        cls.selected = stale_state_selected(options)
+        if not cls.selected:
             return
         try:
             analyzer = cls.analyzer
@@ -107,6 +128,8 @@ class StaleStatePlugin:
             LOG.warning("stale-state: building the package index failed: %s: %s", type(error).__name__, error)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if not self.selected:
+            return
         try:
             analyzer = self.analyzer or Analyzer(Settings())
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)

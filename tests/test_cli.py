@@ -88,6 +88,22 @@ def test_unparsable_file_gets_one_line_and_the_rest_is_reported(project, capsys)
     assert err.startswith("stale-state: pipe/broken.py: could not analyse this file: syntax error at line 1")
 
 
+@pytest.mark.parametrize(("options", "problem"), [
+    (["--select", "XX"], "--select: unknown code 'XX'"),
+    (["--select", "SS,E9"], "--select: unknown code 'E9'"),
+    (["--ignore", "SS2"], "--ignore: unknown code 'SS2'"),
+])
+def test_unknown_codes_are_a_usage_error(project, capsys, options, problem):
+    code, out, err = run_cli(capsys, *options, "pipe")
+    assert (code, out) == (2, [])
+    assert err == f"stale-state: error: {problem} (codes: SS000, SS101, SS102, SS103)\n"
+
+
+@pytest.mark.parametrize("prefix", ["S", "ss", "SS0", "SS000", "ss103"])
+def test_prefixes_of_known_codes_are_accepted(project, capsys, prefix):
+    assert run_cli(capsys, "--ignore", prefix, "pipe")[0] in (0, 1)
+
+
 def test_usage_error_is_one_line(capsys):
     code, out, err = run_cli(capsys, "--format", "yaml")
     assert code == 2 and out == []
