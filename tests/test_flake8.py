@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, limit_memory
 
 DEAD_SETTER = (
     "pipe/module.py:19:9: SS101 'checkpoint_interval' is assigned but never read in package 'pipe'; "
@@ -21,7 +21,7 @@ DEAD_FLAG = "pipe/module.py:13:13: SS101 'interval_was_zero' is assigned but nev
 def flake8(cwd: Path, *args: str, stdin: str | None = None, select: str = "SS") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "flake8", "--select", select, *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300,
+        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300, preexec_fn=limit_memory,
     )
 
 
