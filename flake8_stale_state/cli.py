@@ -6,21 +6,34 @@ import argparse
 import difflib
 import importlib.metadata
 import io
-import json
 import sys
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from flake8_stale_state import __version__, baseline, config, sarif
-from flake8_stale_state.checks import fix_source
+from flake8_stale_state import __version__, baseline, config, formats
+from flake8_stale_state.checks import CHECKS, fix_source
 from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
-from flake8_stale_state.findings import Finding, selected, without_silenced
+from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import split_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FIXABLE = {check.CODE for check in CHECKS if getattr(check, "fix", None)}
+
+
+EPILOG = """\
+commands:
+  stale-state [options] [paths]  check the files and folders given (default: .)
+  stale-state lsp                the language server, over stdio (needs the 'lsp' extra)
+
+exit codes:
+  0  no findings (--diff: nothing to fix; --write-baseline: written)
+  1  findings (--diff: fixes printed; --fix: findings remain after the fixes)
+  2  usage or input error: a bad option or configuration, a missing path, a file that could not be analysed
+     (one line on stderr naming it, after the findings of every other file)
+"""
 
 
 class UsageError(Exception):
@@ -33,9 +46,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.")
+    parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.",
+                    epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", default=["."], help="files or folders to check (default: .)")
-    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument("--format", choices=tuple(formats.FORMATS), default="text",
+                        help="text (flake8's, the default), json, sarif, github (workflow annotations) or gitlab "
+                        "(Code Quality)")
     parser.add_argument("--select", default="", help="comma list of code prefixes to report (default: all)")
     parser.add_argument("--ignore", default="", help="comma list of code prefixes not to report")
     # options also read from configuration files: None means not given here
@@ -77,19 +93,6 @@ def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] =
             yield name
 
 
-def report(findings: list[Finding], output_format: str) -> str:
-    if output_format == "sarif":
-        return sarif.dumps(findings)
-    if output_format == "json":
-        rows = [
-            {"path": f.path, "line": f.line, "column": f.col + 1, "code": f.code, "message": f.message,
-             "symbol": f.symbol, "context": f.context}
-            for f in findings
-        ]
-        return json.dumps(rows, indent=2) + "\n"
-    return "".join(f.text() + "\n" for f in findings)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         configuration = config.load({option: getattr(args, option.replace("-", "_")) for option in config.OPTIONS})
@@ -105,19 +108,21 @@ def run(args: argparse.Namespace) -> int:
     analyzer.prepare(path for path in targets if isinstance(path, Path))
     fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []
+    problems: list[Problem] = []
     failed = fixes == EXIT_ERROR
     for path in targets:
         if isinstance(path, str):
+            problems.append(Problem(path, "no such file or folder"))
             print(f"stale-state: {path}: no such file or folder", file=sys.stderr)
-            failed = True
             continue
         file_findings = analyzer.check(path)
-        for problem in (f for f in file_findings if f.code == UNANALYSED):
-            print(f"stale-state: {path}: {problem.message.removeprefix('stale-state ')}", file=sys.stderr)
-            failed = True
+        for finding in (f for f in file_findings if f.code == UNANALYSED):
+            problems.append(Problem(str(path), finding.message.removeprefix("stale-state ")))
+            print(f"stale-state: {path}: {problems[-1].message}", file=sys.stderr)
         kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
         if kept:
             findings.extend(without_silenced(kept, _lines(path)))
+    failed = failed or bool(problems)
     if args.diff:
         return EXIT_ERROR if failed else fixes
     if args.write_baseline:
@@ -130,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         if stale:
             print(f"stale-state: baseline {configuration.baseline}: {_entries(stale)} no longer "
                   f"match{'es' if stale == 1 else ''} anything; rewrite it with --write-baseline", file=sys.stderr)
-    sys.stdout.write(report(findings, args.format))
+    sys.stdout.write(formats.report(findings, problems, args.format))
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
@@ -150,8 +155,10 @@ def new_findings(accepted: baseline.Baseline, targets: list[Path | str], finding
 def apply_fixes(
     analyzer: Analyzer, targets: list[Path | str], select: list[str], ignore: list[str], write: bool
 ) -> int:
-    """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone."""
+    """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone.
+    Writing ends with a summary on stderr."""
     status = EXIT_CLEAN
+    fixed_files = fixed_findings = 0
     for path in targets:
         original = read_source(path) if isinstance(path, Path) else None
         decoded = _decoded(original) if original is not None else None
@@ -175,7 +182,16 @@ def apply_fixes(
             status = EXIT_ERROR
         else:
             path.write_bytes(fixed.encode(encoding))
+            fixed_files += 1
+            fixed_findings += _fixable(findings_of(text)) - _fixable(findings_of(fixed))
+    if write:
+        print(f"stale-state: fixed {_count(fixed_findings, 'finding')} in {_count(fixed_files, 'file')}",
+              file=sys.stderr)
     return status
+
+
+def _fixable(findings: list[Finding]) -> int:
+    return sum(1 for finding in findings if finding.code in FIXABLE)
 
 
 def _decoded(source: bytes) -> tuple[str, str] | None:
@@ -185,6 +201,10 @@ def _decoded(source: bytes) -> tuple[str, str] | None:
         return source.decode(encoding), encoding
     except (SyntaxError, UnicodeDecodeError, LookupError):
         return None
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def _entries(count: int) -> str:

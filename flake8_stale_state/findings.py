@@ -49,3 +49,11 @@ def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
     chosen = max((len(p) for p in select if code.startswith(p)), default=-1) if select else 0
     dropped = max((len(p) for p in ignore if code.startswith(p)), default=-1)
     return chosen >= 0 and chosen >= dropped
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """A path the run could not analyse (unparseable, unreadable, missing): reported beside the findings."""
+
+    path: str
+    message: str

@@ -26,7 +26,7 @@ def test_text_format_matches_flake8(project, capsys):
 
 def test_json_format(project, capsys):
     code, out, _ = run_cli(capsys, "--format", "json", "pipe")
-    rows = json.loads("\n".join(out))
+    rows = json.loads("\n".join(out))["findings"]
     assert code == 1
     assert rows[1] == {
         "path": "pipe/module.py", "line": 19, "column": 9, "code": "SS101",
