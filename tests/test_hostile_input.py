@@ -242,12 +242,28 @@ def test_package_of_no_files(tmp_path, capsys):
     assert result.returncode == 0 and result.stdout == "" and "Traceback" not in result.stderr
 
 
+def tokenizer_survives(source: str) -> bool:
+    """Whether this Python's own tokenizer gets through `source` within the memory limit: CPython 3.12.1's took
+    19 GB on the deep boolean chain (fixed in later 3.12 releases)."""
+    probe = "import io, sys, tokenize; list(tokenize.generate_tokens(io.StringIO(sys.stdin.read()).readline))"
+    return subprocess.run([sys.executable, "-c", probe], input=source, capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit_memory).returncode == 0
+
+
 def test_every_hostile_file_at_once_through_flake8(package):
     hostile = {
         "broken.py": b"def f(:\n", "old.py": b"print 'x'\n", "bytes.py": b"x = '\xe9'\n",
         "nul.py": b"x = 1\x00\n", "empty.py": b"", "bom.py": b"\xef\xbb\xbfx = 1\r\n\x0c\r\n",
         "deep.py": DEEP["boolean chain"].encode(),
     }
+    if not tokenizer_survives(DEEP["boolean chain"]):  # flake8 tokenizes every file itself, before any plugin
+        del hostile["deep.py"]
+    try:
+        compile("\0", "nul.py", "exec")
+    except ValueError:  # older Pythons (3.10): flake8 itself ends in a traceback on the file, before any plugin
+        del hostile["nul.py"]
+    except SyntaxError:
+        pass
     for name, content in hostile.items():
         (package / name).write_bytes(content)
     os.symlink(package / "loop.py", package / "loop.py")
