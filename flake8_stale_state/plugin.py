@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import logging
+import multiprocessing
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from flake8_stale_state import __version__, config
 from flake8_stale_state.baseline import Baseline, BaselineError, load
+from flake8_stale_state.cache import disabled
 from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.findings import without_silenced
 from flake8_stale_state.settings import Settings
 
 LOG = logging.getLogger(__name__)
+RUN_CACHE = "STALE_STATE_RUN_CACHE"  # the folder of `_run_cache`, for the workers of this run
 
 
 def _config_file_values(options: argparse.Namespace) -> dict[str, config.Value]:
@@ -56,6 +64,22 @@ def stale_state_selected(options: argparse.Namespace) -> bool:
     except Exception:  # a flake8 without that API: do the work rather than miss findings
         LOG.debug("stale-state: flake8's selection could not be read", exc_info=True)
         return True
+
+
+def _workers_start_anew(options: argparse.Namespace) -> bool:
+    """Whether flake8 will check in worker processes that do not inherit this one's memory."""
+    jobs = getattr(options, "jobs", None)
+    parallel = jobs is None or getattr(jobs, "is_auto", False) or getattr(jobs, "n_jobs", 1) > 1
+    return parallel and multiprocessing.get_start_method() != "fork"
+
+
+def _run_cache() -> Path:
+    """A facts cache of this run alone, removed when it ends; the workers find it through the environment,
+    set before any process is started (a fork server copies the environment when it starts)."""
+    folder = Path(tempfile.mkdtemp(prefix="stale-state-run-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ[RUN_CACHE] = str(folder)
+    return folder
 
 
 def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
@@ -117,8 +141,17 @@ class StaleStatePlugin:
         except (config.ConfigError, BaselineError) as error:
             print(config.error_line(error), file=sys.stderr)
             raise SystemExit(2) from None
-        cls.analyzer = Analyzer(configuration.settings)
         cls.selected = stale_state_selected(options)
+        settings = configuration.settings
+        if multiprocessing.parent_process() is not None:
+            # a worker flake8 started by spawn or forkserver, which parse options again: the main process made
+            # the facts already, and this worker reads them from the cache (or the run's) file by file
+            shared = os.environ.get(RUN_CACHE)
+            cls.analyzer = Analyzer(replace(settings, run_cache_dir=Path(shared)) if shared else settings)
+            return
+        if cls.selected and _workers_start_anew(options) and not (settings.use_cache and not disabled()):
+            settings = replace(settings, run_cache_dir=_run_cache())
+        cls.analyzer = Analyzer(settings)
         if not cls.selected:
             return
         try:
