@@ -7,17 +7,20 @@ import difflib
 import importlib.metadata
 import io
 import sys
+import tempfile
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from flake8_stale_state import __version__, baseline, config, formats
+from flake8_stale_state import __version__, baseline, config, formats, gitbase
+from flake8_stale_state.cache import default_cache_dir
 from flake8_stale_state.checks import CHECKS, fix_source
 from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
-from flake8_stale_state.settings import split_list
+from flake8_stale_state.settings import Settings, split_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FIXABLE = {check.CODE for check in CHECKS if getattr(check, "fix", None)}
@@ -63,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "writes count as read")
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
     parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings as a baseline")
+    parser.add_argument("--new-since", metavar="REF", help="report only findings not in the merge base of REF and "
+                        "HEAD (git), keyed as a baseline keys them; the base is read from git, not checked out")
     fixing = parser.add_mutually_exclusive_group()
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change no file")
     fixing.add_argument("--fix", action="store_true", help="apply the fixes in place, then report what remains")
@@ -96,8 +101,10 @@ def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] =
 def run(args: argparse.Namespace) -> int:
     try:
         configuration = config.load({option: getattr(args, option.replace("-", "_")) for option in config.OPTIONS})
+        if args.new_since and (args.baseline or args.write_baseline):
+            raise UsageError("--new-since: not with --baseline or --write-baseline: it is the baseline")
         # writing a baseline records every finding, so the configured one need not exist yet
-        wanted = configuration.baseline and not args.write_baseline
+        wanted = configuration.baseline and not args.write_baseline and not args.new_since
         accepted = baseline.load(configuration.baseline) if wanted else None
     except (config.ConfigError, baseline.BaselineError) as error:
         raise UsageError(str(error)) from None
@@ -135,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
         if stale:
             print(f"stale-state: baseline {configuration.baseline}: {_entries(stale)} no longer "
                   f"match{'es' if stale == 1 else ''} anything; rewrite it with --write-baseline", file=sys.stderr)
+    if args.new_since:
+        findings = new_since(args.new_since, settings, targets, findings, select, ignore)
     sys.stdout.write(formats.report(findings, problems, args.format))
     if failed:
         return EXIT_ERROR
@@ -150,6 +159,39 @@ def new_findings(accepted: baseline.Baseline, targets: list[Path | str], finding
         if isinstance(path, Path):
             accepted.mark_checked(path)
     return [f for file_findings in by_file.values() for f in accepted.new_findings(file_findings)]
+
+
+def new_since(ref: str, settings: Settings, targets: list[Path | str], findings: list[Finding], select: list[str],
+              ignore: list[str]) -> list[Finding]:
+    """The findings the merge base of `ref` and HEAD does not have: the same paths analysed there, from git's
+    objects, through the same facts cache, and keyed as a baseline keys findings."""
+    try:
+        root = gitbase.repository_root(Path.cwd())
+        commit = gitbase.merge_base(root, ref)
+    except gitbase.GitError as error:
+        raise UsageError(f"--new-since {ref}: {error}") from None
+    with tempfile.TemporaryDirectory(prefix="stale-state-base-") as folder:
+        base_root = Path(folder).resolve()
+
+        def on_base(path: Path) -> Path:
+            try:
+                return base_root / path.resolve().relative_to(root)
+            except ValueError:
+                raise UsageError(f"--new-since: {path} is outside the repository {root}") from None
+
+        gitbase.write_tree(root, commit, base_root)
+        base = Analyzer(replace(settings, roots=tuple(on_base(r) for r in settings.roots),
+                                cache_dir=settings.cache_dir or default_cache_dir(root)))
+        mapped = [str(on_base(path)) for path in targets if isinstance(path, Path)]
+        base_files = [path for path in files_to_check(mapped, base.python_files) if isinstance(path, Path)]
+        base.prepare(base_files)
+        accepted = baseline.Baseline(root)
+        for path in base_files:
+            found = [f for f in base.check(path) if f.code != UNANALYSED and selected(f.code, select, ignore)]
+            for finding in without_silenced(found, _lines(path)):
+                at_head = replace(finding, path=str(root / Path(finding.path).relative_to(base_root)))
+                accepted.counts[accepted.key(at_head)] += 1
+    return new_findings(accepted, targets, findings)
 
 
 def apply_fixes(
