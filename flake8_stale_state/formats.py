@@ -9,25 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from pathlib import Path
 
 from flake8_stale_state import __version__, sarif
 from flake8_stale_state.engine import UNANALYSED
-from flake8_stale_state.findings import Finding, Problem
+from flake8_stale_state.findings import Finding, Problem, relative_path
 
 JSON_VERSION = 1  # of the envelope: raised when a field changes meaning or goes away
-
-
-def relative_path(path: str) -> str:
-    """Relative to the folder the command ran in where the path is below it, as CI systems match paths to the
-    repository; otherwise as given."""
-    file = Path(path)
-    if file.is_absolute():
-        try:
-            return file.relative_to(Path.cwd()).as_posix()
-        except ValueError:
-            return path
-    return file.as_posix()
 
 
 def text(findings: list[Finding], problems: list[Problem]) -> str:

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from flake8_stale_state import __version__
 from flake8_stale_state.checks import CHECKS
 from flake8_stale_state.engine import UNANALYSED
-from flake8_stale_state.findings import Finding, Problem
+from flake8_stale_state.findings import Finding, Problem, relative_path
 
 PROJECT_URL = "https://github.com/flake8-stale-state/flake8-stale-state"
 SCHEMA_URL = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -40,13 +40,8 @@ def rule(check) -> dict:
 
 def artifact_uri(path: str) -> str:
     """Relative to the folder the command ran in where possible, as code scanning matches paths to the repository."""
-    file = Path(path)
-    if file.is_absolute():
-        try:
-            file = file.relative_to(Path.cwd())
-        except ValueError:
-            return file.as_uri()
-    return quote(file.as_posix())
+    relative = relative_path(path)
+    return Path(relative).as_uri() if Path(relative).is_absolute() else quote(relative)
 
 
 def result(finding: Finding, rule_index: dict[str, int]) -> dict:
