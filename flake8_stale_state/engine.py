@@ -8,14 +8,15 @@ from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
 from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
     FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
 )
+from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 from flake8_stale_state.package import is_package, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
 
 UNANALYSED = "SS000"
 CODES = (UNANALYSED, *(check.CODE for check in CHECKS))  # every code a front end may report
@@ -38,6 +39,8 @@ class Analyzer:
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
         self._resolved: dict[Path, Path] = {}
         self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
+        self.environment = find_environment(settings.python)  # NotAnEnvironment: the option names none
+        self._reported: set[str] = set()  # missing bases named so far
 
     def _real(self, path: Path) -> Path:
         """`real_path`, once per path (each file's is needed at every step of a run), through its folder's,
@@ -98,11 +101,20 @@ class Analyzer:
                 files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
             facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
-            ahead = gather_facts(dict.fromkeys(base_modules(facts.values()), SUMMARY), cache, Path, workers)
-            stdlib = StdlibClasses(summary_through(cache, ahead))
-            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, stdlib)
+            finder = ModuleFinder(self.environment, own_modules(roots, files))
+            ahead = gather_facts(dict.fromkeys(base_modules(facts.values(), finder), SUMMARY), cache, Path, workers)
+            libraries = LibraryClasses(summary_through(cache, ahead), finder)
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries)
             self._indexes[roots] = index
         return index
+
+    def new_missing_bases(self) -> list[MissingBase]:
+        """The bases of the packages' classes not found in the environment, those not returned before: for the
+        front ends to name each once per run."""
+        found = {base: missing for index in self._indexes.values() for base, missing in index.libraries.missing.items()}
+        new = [missing for base, missing in sorted(found.items()) if base not in self._reported]
+        self._reported.update(missing.base for missing in new)
+        return new
 
     def _indexed_facts(self, index: PackageIndex, key: str, source: str | bytes) -> FileFacts:
         """The index's facts of the file if they were made from this very source, else fresh ones."""
@@ -198,6 +210,19 @@ class Analyzer:
             return False
         self._indexes[roots] = index.with_file(facts)
         return True
+
+
+def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
+    """The top-level module names the package's files are imported by: a package's own name; in a folder
+    without `__init__.py`, its modules' and subfolders' names."""
+    names = set()
+    for root in roots:
+        if is_package(root):
+            names.add(root.name)
+        else:
+            names.update(path.relative_to(root).parts[0].removesuffix(".py")
+                         for path in files if path.is_relative_to(root))
+    return names
 
 
 def _may_report(check, summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:

@@ -19,7 +19,9 @@ from typing import Any
 from flake8_stale_state import __version__, config
 from flake8_stale_state.baseline import Baseline, BaselineError, load
 from flake8_stale_state.cache import disabled
+from flake8_stale_state.checks import dead_attribute
 from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
+from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import without_silenced
 from flake8_stale_state.settings import Settings
 
@@ -54,16 +56,16 @@ def configuration_from(options: argparse.Namespace) -> config.Configuration:
     return config.configuration(values)
 
 
-def stale_state_selected(options: argparse.Namespace) -> bool:
-    """flake8's own decision (select, extend-select, ignore, extend-ignore) for any SS code."""
+def selected_codes(options: argparse.Namespace) -> set[str]:
+    """The SS codes flake8 reports, by its own decision (select, extend-select, ignore, extend-ignore)."""
     try:
         from flake8.style_guide import Decision, DecisionEngine
 
         decide = DecisionEngine(options).decision_for
-        return any(decide(code) is Decision.Selected for code in CODES)
+        return {code for code in CODES if decide(code) is Decision.Selected}
     except Exception:  # a flake8 without that API: do the work rather than miss findings
         LOG.debug("stale-state: flake8's selection could not be read", exc_info=True)
-        return True
+        return set(CODES)
 
 
 def _workers_start_anew(options: argparse.Namespace) -> bool:
@@ -80,6 +82,23 @@ def _run_cache() -> Path:
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ[RUN_CACHE] = str(folder)
     return folder
+
+
+def _in_started_worker() -> bool:
+    """A worker flake8 started by spawn or forkserver, which parses the options again: the main process has
+    made the facts already, and named what it had to name."""
+    return multiprocessing.parent_process() is not None
+
+
+def settings_for_run(settings: Settings, options: argparse.Namespace, selected: bool) -> Settings:
+    """Where the cache is off and workers start anew, the facts go through a cache of the run alone: the main
+    process makes it, its workers read it."""
+    if _in_started_worker():
+        shared = os.environ.get(RUN_CACHE)
+        return replace(settings, run_cache_dir=Path(shared)) if shared else settings
+    if selected and _workers_start_anew(options) and not (settings.use_cache and not disabled()):
+        return replace(settings, run_cache_dir=_run_cache())
+    return settings
 
 
 def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
@@ -99,6 +118,7 @@ class StaleStatePlugin:
     analyzer: Analyzer | None = None
     baseline: Baseline | None = None
     selected = True  # False when flake8 reports no SS code: `run` then does nothing
+    names_missing_bases = True  # they concern what SS101 counts as read
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -127,6 +147,11 @@ class StaleStatePlugin:
             help="Base class or decorator names whose attribute writes count as read.",
         )
         manager.add_option(
+            "--stale-state-python", parse_from_config=True, normalize_paths=True,
+            help="Interpreter or virtual environment whose installed libraries the checked code uses "
+                 "(default: $VIRTUAL_ENV, else flake8's own).",
+        )
+        manager.add_option(
             "--stale-state-baseline", parse_from_config=True, normalize_paths=True,
             help="Report only SS findings not recorded in this baseline file (see stale-state --write-baseline).",
         )
@@ -135,30 +160,30 @@ class StaleStatePlugin:
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Check the options as `stale-state` does: a refused one stops flake8 with the command's one line and
         exit 2. With no SS code selected nothing else is done, and `run` returns at once."""
+        codes = selected_codes(options)
+        cls.selected = bool(codes)
+        cls.names_missing_bases = dead_attribute.CODE in codes and not _in_started_worker()
         try:
             configuration = configuration_from(options)
             cls.baseline = load(configuration.baseline) if configuration.baseline else None
-        except (config.ConfigError, BaselineError) as error:
+            cls.analyzer = Analyzer(settings_for_run(configuration.settings, options, cls.selected))
+        except (config.ConfigError, BaselineError, NotAnEnvironment) as error:
             print(config.error_line(error), file=sys.stderr)
             raise SystemExit(2) from None
-        cls.selected = stale_state_selected(options)
-        settings = configuration.settings
-        if multiprocessing.parent_process() is not None:
-            # a worker flake8 started by spawn or forkserver, which parse options again: the main process made
-            # the facts already, and this worker reads them from the cache (or the run's) file by file
-            shared = os.environ.get(RUN_CACHE)
-            cls.analyzer = Analyzer(replace(settings, run_cache_dir=Path(shared)) if shared else settings)
-            return
-        if cls.selected and _workers_start_anew(options) and not (settings.use_cache and not disabled()):
-            settings = replace(settings, run_cache_dir=_run_cache())
-        cls.analyzer = Analyzer(settings)
-        if not cls.selected:
+        if not cls.selected or _in_started_worker():
             return
         try:
             analyzer = cls.analyzer
             analyzer.prepare(_files_named(getattr(options, "filenames", None) or [], analyzer.python_files))
         except Exception as error:  # built again lazily, per file, where the failure is reported
             LOG.warning("stale-state: building the package index failed: %s: %s", type(error).__name__, error)
+        cls.name_missing_bases()
+
+    @classmethod
+    def name_missing_bases(cls) -> None:
+        """On stderr, once per run: under -j, those found before the workers fork are named by the main process."""
+        for missing in cls.analyzer.new_missing_bases() if cls.analyzer and cls.names_missing_bases else ():
+            print(f"stale-state: {missing.message()}", file=sys.stderr)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         if not self.selected:
@@ -168,6 +193,7 @@ class StaleStatePlugin:
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)
             if self.baseline is not None:  # as the command does: `# noqa` first, then the baseline
                 findings = self.baseline.new_findings(without_silenced(findings, self.lines))
+            self.name_missing_bases()
         except Exception as error:  # an exception here would abort flake8's whole run
             yield 1, 0, f"{UNANALYSED} stale-state internal error: {type(error).__name__}: {error}", type(self)
             return

@@ -143,3 +143,13 @@ def test_no_work_when_flake8_selects_no_ss_code(project, options, reported):
     else:
         assert ss_lines == reported
         assert made and "libcst imported" in result.stderr.splitlines()
+
+
+@pytest.mark.asyncio
+async def test_an_environment_that_is_not_one_is_refused_alike(project):
+    (project / "setup.cfg").write_text("[flake8]\nstale-state-python = ./nowhere\n")
+    line = f"stale-state: error: python: {project / 'nowhere'}: no such file or folder"
+    for result in (cli(project, "pipe"), flake8(project, "--select", "SS,E9", "pipe")):
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
+    (shown,) = await shown_messages(project)
+    assert (shown.type, shown.message) == (types.MessageType.Error, f"{line}; using the defaults")
