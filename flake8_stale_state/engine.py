@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
-from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.checks import CHECKS, COLLECTING
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
@@ -127,12 +127,15 @@ class Analyzer:
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> str | None:
         """The libcst facts a file needs, by its summary: with the collectors of the checks that may report on
         it (of every check where the summary failed), of only the lines they ask for where each of them can
-        tell; None where no check can report."""
+        tell; SUMMARY where those checks collect nothing of their own (the summary is all they read); None
+        where no check can report."""
         if summary.error is not None:
             return FULL
         checks = [check for check in CHECKS if _may_report(check, summary, index, self.settings)]
         if not checks:
             return None
+        if not {check.CODE for check in checks} & set(COLLECTING):
+            return SUMMARY
         lines: set[int] = set()
         if all(hasattr(check, "lines_needed") for check in checks):
             lines = set().union(*(check.lines_needed(summary, index, self.settings) for check in checks))
@@ -155,7 +158,7 @@ class Analyzer:
                 index = self.index_for(path)
                 facts = index.files.get(str(self._real(path)))
                 kind = self._full_kind(facts, index) if facts is not None else None
-                if kind is not None:
+                if kind not in (None, SUMMARY):
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
                 self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
@@ -177,7 +180,9 @@ class Analyzer:
             if kind is None:
                 return []
             ready = self._full.get(key)  # made from the same source, hence for the same checks
-            if ready is not None and ready.digest == facts.digest:
+            if kind == SUMMARY:
+                pass  # the summary is all the checks that may report here read
+            elif ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
                 facts = make_facts(kind, key, source, facts.digest, self._cache(index.root))

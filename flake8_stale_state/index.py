@@ -8,7 +8,7 @@ import functools
 import importlib
 import multiprocessing
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -18,7 +18,7 @@ from pathlib import Path
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import FileFacts, Write
+from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import summarize
@@ -226,20 +226,22 @@ class PackageIndex:
         classes = self.related(cls) if cls else frozenset()
         return tuple(sorted(set().union(patterns.get("", ()), *(patterns.get(c, ()) for c in classes))))
 
+    @cached_property
+    def assigned_by_class(self) -> dict[str, set[str]]:
+        """Class name -> the names assigned on its objects (through self) or bound in its body."""
+        assigned: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for write in facts.writes:
+                if write.cls and write.on_receiver:
+                    assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
+            for cls, info in facts.classes.items():
+                assigned.setdefault(cls, set()).update(info.body_names, info.methods)
+        return assigned
+
     @per_argument
     def names_assigned_on(self, cls: str) -> frozenset[str]:
         """Names assigned on objects of classes related to `cls`, or bound in their bodies."""
-        related = self.related(cls)
-        assigned = {w.name for writes in self.writes_by_class(related) for w in writes}
-        for facts in self.files.values():
-            for name, info in facts.classes.items():
-                if name in related:
-                    assigned.update(info.body_names, info.methods)
-        return frozenset(assigned)
-
-    def writes_by_class(self, classes: Collection[str]) -> Iterator[list[Write]]:
-        for facts in self.files.values():
-            yield [w for w in facts.writes if w.cls in classes]
+        return frozenset().union(*(self.assigned_by_class.get(related, ()) for related in self.related(cls)))
 
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:

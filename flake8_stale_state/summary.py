@@ -95,15 +95,20 @@ def listed_strings(node: ast.expr | None) -> list[str]:
     return []
 
 
-def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
-    """Attributes stored to by an assignment target, through tuples, lists and stars."""
-    if isinstance(target, ast.Attribute):
+def stored(target: ast.expr, kind: type[ast.expr]) -> list:
+    """The nodes of `kind` an assignment target stores to, through tuples, lists and stars."""
+    if isinstance(target, kind):
         return [target]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [a for element in target.elts for a in attribute_targets(element)]
+        return [node for element in target.elts for node in stored(element, kind)]
     if isinstance(target, ast.Starred):
-        return attribute_targets(target.value)
+        return stored(target.value, kind)
     return []
+
+
+def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
+    """Attributes stored to by an assignment target."""
+    return stored(target, ast.Attribute)
 
 
 def path_start(node: ast.expr) -> tuple[str | None, str | None]:
@@ -250,7 +255,6 @@ class FunctionLocals:
     an annotation naming classes (`engine: Engine`); any other binding (a plain parameter, a loop, `with`,
     another assignment, a closure's parameter) makes its reads reach every class."""
 
-    node: ast.AST
     candidates: dict[str, set[str]] = field(default_factory=dict)
     accepted: set[int] = field(default_factory=set)  # id() of the bindings that gave the candidates
     untyped: set[str] = field(default_factory=set)
@@ -265,14 +269,13 @@ class FunctionLocals:
             self.untyped.add(name)
 
     def classes_of(self) -> dict[str, set[str]]:
-        """Local name -> its classes, for the names reads are pending on, once the whole function is seen."""
-        wanted = {local for local, _, _ in self.pending if local in self.candidates} - self.untyped
-        if not wanted:
-            return {}
-        for node in ast.walk(self.node):
-            if id(node) not in self.accepted:
-                wanted.difference_update(bound_names(node))
-        return {name: self.candidates[name] for name in wanted}
+        """Local name -> its classes, once the whole function is seen."""
+        return {name: classes for name, classes in self.candidates.items() if name not in self.untyped}
+
+    def unbind(self, name: str, node: ast.AST) -> None:
+        """Any other binding of the name: a loop, `with`, an import, a lambda's parameter, ..."""
+        if id(node) not in self.accepted:
+            self.untyped.add(name)
 
 
 def bound_strings(value: ast.expr | None) -> list[str]:
@@ -283,23 +286,6 @@ def bound_strings(value: ast.expr | None) -> list[str]:
             and len(value.args) == 2:
         value = value.args[1]
     return [p for p in name_patterns(value) or () if "*" not in p]
-
-
-def bound_names(node: ast.AST) -> list[str]:
-    """The names a node binds, if it binds any."""
-    if isinstance(node, ast.Name):
-        return [node.id] if not isinstance(node.ctx, ast.Load) else []
-    if isinstance(node, ast.arg):
-        return [node.arg]
-    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-        return [node.name] if node.name else []
-    if isinstance(node, ast.MatchMapping):
-        return [node.rest] if node.rest else []
-    if isinstance(node, ast.alias):
-        return [(node.asname or node.name).split(".")[0]]
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return list(node.names)
-    return []
 
 
 @dataclass
@@ -450,8 +436,64 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
 
-    visit_Module = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = visit_block
-    visit_Try = visit_TryStar = visit_ExceptHandler = visit_match_case = visit_block
+    visit_Module = visit_While = visit_block
+    visit_Try = visit_TryStar = visit_match_case = visit_block
+
+    # Bindings of local names other than `name = Cls(...)` and `name: Cls`: their reads reach every class.
+
+    def _unbind(self, targets: list[ast.expr]) -> None:
+        if self.functions:
+            for name in (n for target in targets for n in stored(target, ast.Name)):
+                self.functions[-1].unbind(name.id, name)
+
+    def _unbind_named(self, names: list[str], everywhere: bool = False) -> None:
+        for local in (self.functions if everywhere else self.functions[-1:]):
+            local.untyped.update(names)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self._unbind([node.target])
+        self.visit_block(node)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        self._unbind([item.optional_vars for item in node.items if item.optional_vars is not None])
+        self.visit_block(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self._unbind_named([node.name])
+        self.visit_block(node)
+
+    visit_AsyncFor, visit_AsyncWith = visit_For, visit_With
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._unbind([node.target])
+        self.generic_visit(node)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self._unbind([node.target])
+        self.generic_visit(node)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        if self.functions:
+            self.functions[-1].unbind(node.arg, node)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        self._unbind_named(list(node.names), everywhere=True)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_MatchAs(self, node: ast.MatchAs | ast.MatchStar) -> None:
+        if node.name:
+            self._unbind_named([node.name])
+        self.generic_visit(node)
+
+    visit_MatchStar = visit_MatchAs
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        if node.rest:
+            self._unbind_named([node.rest])
+        self.generic_visit(node)
 
     def _doc_comment(self, node: ast.stmt) -> bool:
         """A `#:` comment on the line above, at the statement's indentation, or at the end of its last line."""
@@ -482,6 +524,7 @@ class Summarizer(ast.NodeVisitor):
         if len(node.targets) == 1:
             self._seed(node.targets[0], node.value)
             self._bind_local(node.targets[0], node.value)
+        self._unbind(node.targets)
         for target in node.targets:
             self._feed_item(target)
         if len(node.targets) == 1:  # in `n = self.n = self.n + 1` the value goes elsewhere too
@@ -588,6 +631,7 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Delete(self, node: ast.Delete) -> None:
+        self._unbind(node.targets)
         for target in node.targets:
             self._feed_item(target)
         self.generic_visit(node)
@@ -649,10 +693,14 @@ class Summarizer(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.builder.import_module(alias.name, alias.asname)
+        if self.functions:
+            self._unbind_named([(alias.asname or alias.name).split(".")[0] for alias in node.names])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
             self.builder.import_from(node.level or 0, node.module, alias.name, alias.asname)
+        if self.functions:
+            self._unbind_named([alias.asname or alias.name for alias in node.names])
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         # `obj.x += 1` reads the attribute; ast marks its target as a store. On `self` the read only feeds the
@@ -665,6 +713,7 @@ class Summarizer(ast.NodeVisitor):
                 self._read(target.attr, target.value)
             self.visit(target.value)
         else:
+            self._unbind([target])
             self._feed_item(target)
             self.visit(target)
         self.visit(node.value)
@@ -806,7 +855,7 @@ class Summarizer(ast.NodeVisitor):
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
-        local = FunctionLocals(node)
+        local = FunctionLocals()
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)

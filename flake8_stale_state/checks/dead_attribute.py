@@ -1,4 +1,4 @@
-"""SS101: `self.X = ...` where no attribute named X is read anywhere in the package.
+"""SS101: `self.X = ...` where no read of X that can reach the write's class exists in the package.
 
 Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_interval`):
 
@@ -9,8 +9,20 @@ Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_int
         def forward(self, x):
             if self.activation_checkpoint_interval > 0: ...
 
-Good: the attribute is read somewhere in the package, in any file and any form
-(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...), or by code outside it:
+Bad (a sibling's `self.counter` is its own; `+= 1` only feeds the attribute):
+
+    class Trainer(Base):
+        def __init__(self):
+            self.counter = 0                           # SS101
+
+    class OtherTrainer(Base):
+        def step(self):
+            self.counter += 1
+            return self.counter
+
+Good: a read that can reach the class, in any file and any form (through self in its hierarchy, on an object
+of the class or of unknown class, `getattr(obj, "X")`, a computed name, a dataclass field, ...), or code
+outside the package:
 
     class Context:
         def __init__(self):
@@ -124,19 +136,14 @@ def is_attribute_name(name: str) -> bool:
         name.startswith("__") and name.endswith("__"))
 
 
-def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[tuple[Write, str | None]]:
-    """Each dead write, with the attribute it drifted from if one is known."""
+def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Write]:
     for write in facts.writes:
         if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
             continue
         if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
             continue
-        if not is_taken_whole(write, index):
-            yield write, suggestion(write, index)
-        else:
-            partner = drift_partner(write, index)
-            if partner is not None:
-                yield write, partner
+        if not is_taken_whole(write, index) or drift_partner(write, index) is not None:
+            yield write
 
 
 def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
@@ -145,11 +152,12 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
 
 def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
     """The lines libcst must see to judge the file: those of the writes its summary finds dead."""
-    return {write.line for write, _ in dead_writes(summary, index, settings)}
+    return {write.line for write in dead_writes(summary, index, settings)}
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
-    for write, hint in dead_writes(facts, index, settings):
+    for write in dead_writes(facts, index, settings):
+        hint = suggestion(write, index)
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
