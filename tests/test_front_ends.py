@@ -141,8 +141,7 @@ def test_no_work_when_flake8_selects_no_ss_code(project, options, reported):
         assert ss_lines == [] and made == []
         assert result.stderr.splitlines() == ["libcst not imported"]
     else:
-        assert ss_lines == reported
-        assert made and "libcst imported" in result.stderr.splitlines()
+        assert ss_lines == reported and made  # libcst itself only where the summary cannot judge a file
 
 
 @pytest.mark.asyncio
