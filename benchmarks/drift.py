@@ -349,7 +349,7 @@ def findings(root: Path, folder: str) -> list[dict]:
     )
     if result.returncode not in (0, 1):
         raise SystemExit(f"stale-state failed on {root / folder}: {result.stderr.strip()}")
-    return json.loads(result.stdout)
+    return json.loads(result.stdout)["findings"]
 
 
 def key(finding: dict) -> tuple:

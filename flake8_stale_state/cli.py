@@ -4,23 +4,40 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.metadata
 import io
-import json
 import sys
+import tempfile
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from flake8_stale_state import __version__, baseline, config, sarif
-from flake8_stale_state.checks import dead_attribute, fix_source
-from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state import __version__, baseline, config, formats, gitbase
+from flake8_stale_state.cache import default_cache_dir
+from flake8_stale_state.checks import CHECKS, dead_attribute, fix_source
+from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
-from flake8_stale_state.findings import Finding, selected, without_silenced
+from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
-from flake8_stale_state.settings import split_list
+from flake8_stale_state.settings import Settings, split_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FIXABLE = {check.CODE for check in CHECKS if getattr(check, "fix", None)}
+
+
+EPILOG = """\
+commands:
+  stale-state [options] [paths]  check the files and folders given (default: .)
+  stale-state lsp                the language server, over stdio (needs the 'lsp' extra)
+
+exit codes:
+  0  no findings (--diff: nothing to fix; --write-baseline: written)
+  1  findings (--diff: fixes printed; --fix: findings remain after the fixes)
+  2  usage or input error: a bad option or configuration, a missing path, a file that could not be analysed
+     (one line on stderr naming it, after the findings of every other file)
+"""
 
 
 class UsageError(Exception):
@@ -33,9 +50,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.")
+    parser = Parser(prog="stale-state", description="Find stale state in Python classes across a package.",
+                    epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", default=["."], help="files or folders to check (default: .)")
-    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument("--format", choices=tuple(formats.FORMATS), default="text",
+                        help="text (flake8's, the default), json, sarif, github (workflow annotations) or gitlab "
+                        "(Code Quality)")
     parser.add_argument("--select", default="", help="comma list of code prefixes to report (default: all)")
     parser.add_argument("--ignore", default="", help="comma list of code prefixes not to report")
     # options also read from configuration files: None means not given here
@@ -49,11 +69,22 @@ def build_parser() -> argparse.ArgumentParser:
                         "libraries the checked code uses (default: $VIRTUAL_ENV, else this interpreter's)")
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
     parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings as a baseline")
+    parser.add_argument("--new-since", metavar="REF", help="report only findings not in the merge base of REF and "
+                        "HEAD (git), keyed as a baseline keys them; the base is read from git, not checked out")
     fixing = parser.add_mutually_exclusive_group()
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change no file")
     fixing.add_argument("--fix", action="store_true", help="apply the fixes in place, then report what remains")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def codes_option(name: str, value: str) -> list[str]:
+    """The code prefixes of `--select` or `--ignore`; one that matches no code is a usage error."""
+    prefixes = split_list(value.upper())
+    for prefix in prefixes:
+        if not any(code.startswith(prefix) for code in CODES):
+            raise UsageError(f"{name}: unknown code {prefix!r} (codes: {', '.join(CODES)})")
+    return prefixes
 
 
 def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] = python_files
@@ -70,32 +101,18 @@ def files_to_check(paths: Sequence[str], listing: Callable[[Path], list[Path]] =
             yield name
 
 
-def report(findings: list[Finding], output_format: str) -> str:
-    if output_format == "sarif":
-        return sarif.dumps(findings)
-    if output_format == "json":
-        rows = [
-            {"path": f.path, "line": f.line, "column": f.col + 1, "code": f.code, "message": f.message,
-             "symbol": f.symbol, "context": f.context}
-            for f in findings
-        ]
-        return json.dumps(rows, indent=2) + "\n"
-    return "".join(f.text() + "\n" for f in findings)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         configuration = config.load({option: getattr(args, option.replace("-", "_")) for option in config.OPTIONS})
+        if args.new_since and (args.baseline or args.write_baseline):
+            raise UsageError("--new-since: not with --baseline or --write-baseline: it is the baseline")
         # writing a baseline records every finding, so the configured one need not exist yet
-        wanted = configuration.baseline and not args.write_baseline
+        wanted = configuration.baseline and not args.write_baseline and not args.new_since
         accepted = baseline.load(configuration.baseline) if wanted else None
     except (config.ConfigError, baseline.BaselineError) as error:
         raise UsageError(str(error)) from None
     settings = configuration.settings
-    select, ignore = split_list(args.select.upper()), split_list(args.ignore.upper())
-    for path in (*settings.roots,):
-        if not path.is_dir():
-            raise UsageError(f"roots: {path}: not a folder")
+    select, ignore = codes_option("--select", args.select), codes_option("--ignore", args.ignore)
     try:
         analyzer = Analyzer(settings)
     except NotAnEnvironment as error:
@@ -104,19 +121,21 @@ def run(args: argparse.Namespace) -> int:
     analyzer.prepare(path for path in targets if isinstance(path, Path))
     fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []
+    problems: list[Problem] = []
     failed = fixes == EXIT_ERROR
     for path in targets:
         if isinstance(path, str):
+            problems.append(Problem(path, "no such file or folder"))
             print(f"stale-state: {path}: no such file or folder", file=sys.stderr)
-            failed = True
             continue
         file_findings = analyzer.check(path)
-        for problem in (f for f in file_findings if f.code == UNANALYSED):
-            print(f"stale-state: {path}: {problem.message.removeprefix('stale-state ')}", file=sys.stderr)
-            failed = True
+        for finding in (f for f in file_findings if f.code == UNANALYSED):
+            problems.append(Problem(str(path), finding.message.removeprefix("stale-state ")))
+            print(f"stale-state: {path}: {problems[-1].message}", file=sys.stderr)
         kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
         if kept:
             findings.extend(without_silenced(kept, _lines(path)))
+    failed = failed or bool(problems)
     for missing in analyzer.new_missing_bases() if selected(dead_attribute.CODE, select, ignore) else ():
         print(f"stale-state: {missing.message()}", file=sys.stderr)  # they concern what SS101 counts as read
     if args.diff:
@@ -131,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
         if stale:
             print(f"stale-state: baseline {configuration.baseline}: {_entries(stale)} no longer "
                   f"match{'es' if stale == 1 else ''} anything; rewrite it with --write-baseline", file=sys.stderr)
-    sys.stdout.write(report(findings, args.format))
+    if args.new_since:
+        findings = new_since(args.new_since, settings, targets, findings, select, ignore)
+    sys.stdout.write(formats.report(findings, problems, args.format))
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
@@ -148,11 +169,46 @@ def new_findings(accepted: baseline.Baseline, targets: list[Path | str], finding
     return [f for file_findings in by_file.values() for f in accepted.new_findings(file_findings)]
 
 
+def new_since(ref: str, settings: Settings, targets: list[Path | str], findings: list[Finding], select: list[str],
+              ignore: list[str]) -> list[Finding]:
+    """The findings the merge base of `ref` and HEAD does not have: the same paths analysed there, from git's
+    objects, through the same facts cache, and keyed as a baseline keys findings."""
+    try:
+        root = gitbase.repository_root(Path.cwd())
+        commit = gitbase.merge_base(root, ref)
+    except gitbase.GitError as error:
+        raise UsageError(f"--new-since {ref}: {error}") from None
+    with tempfile.TemporaryDirectory(prefix="stale-state-base-") as folder:
+        base_root = Path(folder).resolve()
+
+        def on_base(path: Path) -> Path:
+            try:
+                return base_root / path.resolve().relative_to(root)
+            except ValueError:
+                raise UsageError(f"--new-since: {path} is outside the repository {root}") from None
+
+        gitbase.write_tree(root, commit, base_root)
+        base = Analyzer(replace(settings, roots=tuple(on_base(r) for r in settings.roots),
+                                cache_dir=settings.cache_dir or default_cache_dir(root)))
+        mapped = [str(on_base(path)) for path in targets if isinstance(path, Path)]
+        base_files = [path for path in files_to_check(mapped, base.python_files) if isinstance(path, Path)]
+        base.prepare(base_files)
+        accepted = baseline.Baseline(root)
+        for path in base_files:
+            found = [f for f in base.check(path) if f.code != UNANALYSED and selected(f.code, select, ignore)]
+            for finding in without_silenced(found, _lines(path)):
+                at_head = replace(finding, path=str(root / Path(finding.path).relative_to(base_root)))
+                accepted.counts[accepted.key(at_head)] += 1
+    return new_findings(accepted, targets, findings)
+
+
 def apply_fixes(
     analyzer: Analyzer, targets: list[Path | str], select: list[str], ignore: list[str], write: bool
 ) -> int:
-    """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone."""
+    """Print (`write` false) or write each file's fixed source; a file changed since it was read is left alone.
+    Writing ends with a summary on stderr."""
     status = EXIT_CLEAN
+    fixed_files = fixed_findings = 0
     for path in targets:
         original = read_source(path) if isinstance(path, Path) else None
         decoded = _decoded(original) if original is not None else None
@@ -176,7 +232,16 @@ def apply_fixes(
             status = EXIT_ERROR
         else:
             path.write_bytes(fixed.encode(encoding))
+            fixed_files += 1
+            fixed_findings += _fixable(findings_of(text)) - _fixable(findings_of(fixed))
+    if write:
+        print(f"stale-state: fixed {_count(fixed_findings, 'finding')} in {_count(fixed_files, 'file')}",
+              file=sys.stderr)
     return status
+
+
+def _fixable(findings: list[Finding]) -> int:
+    return sum(1 for finding in findings if finding.code in FIXABLE)
 
 
 def _decoded(source: bytes) -> tuple[str, str] | None:
@@ -186,6 +251,10 @@ def _decoded(source: bytes) -> tuple[str, str] | None:
         return source.decode(encoding), encoding
     except (SyntaxError, UnicodeDecodeError, LookupError):
         return None
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def _entries(count: int) -> str:
@@ -205,10 +274,21 @@ def serve_lsp(argv: Sequence[str]) -> int:
     except ImportError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        print("stale-state: error: the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'",
-              file=sys.stderr)
+        if isinstance(error, ModuleNotFoundError):
+            problem = "the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'"
+        else:  # installed, but a version without what the server uses
+            problem = (f"the LSP server needs pygls>=2.1,<3, not pygls {_installed('pygls')}: "
+                       "pip install 'pygls>=2.1,<3'")
+        print(f"stale-state: error: {problem}", file=sys.stderr)
         return EXIT_ERROR
     return lsp.main(argv)
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "(version unknown)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -218,5 +298,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(build_parser().parse_args(argv))
     except UsageError as error:
-        print(f"stale-state: error: {error}", file=sys.stderr)
+        print(config.error_line(error), file=sys.stderr)
         return EXIT_ERROR

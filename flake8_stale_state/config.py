@@ -16,7 +16,7 @@ from flake8_stale_state.settings import Settings, split_list
 
 try:
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: pyproject.toml is read only if tomli is installed
+except ModuleNotFoundError:  # Python 3.10: tomli, a dependency there; without it pyproject.toml is skipped
     try:
         import tomli as tomllib  # type: ignore[no-redef]
     except ModuleNotFoundError:
@@ -39,6 +39,11 @@ TRUE, FALSE = {"1", "yes", "true", "on"}, {"0", "no", "false", "off"}  # configp
 
 class ConfigError(Exception):
     pass
+
+
+def error_line(error: Exception) -> str:
+    """The one line every front end shows for a configuration it refuses."""
+    return f"stale-state: error: {error}"
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,14 @@ def _bool(value: Value) -> bool:
     raise ConfigError(f"{value.where}: expected true or false, got {raw!r}")
 
 
+def _folders(value: Value) -> tuple[Path, ...]:
+    names = _names(value)
+    for name in names:
+        if not (value.folder / name).is_dir():
+            raise ConfigError(f"{value.where}: {name}: not a folder")
+    return tuple(value.folder / name for name in names)
+
+
 def configuration(values: Mapping[str, Value]) -> Configuration:
     """Settings from option name -> value, every option known and every value well-formed."""
     for option, value in values.items():
@@ -89,7 +102,7 @@ def configuration(values: Mapping[str, Value]) -> Configuration:
         if kind == "names":
             parsed[option] = tuple(_names(value))
         elif kind == "paths":
-            parsed[option] = tuple(value.folder / name for name in _names(value))
+            parsed[option] = _folders(value)
         elif kind == "path":
             parsed[option] = _path(value)
         else:
@@ -109,24 +122,31 @@ def _option(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
+def flake8_file_values(file: Path) -> dict[str, Value] | None:
+    """`stale-state-*` options of a file's `[flake8]` section; None if it has none."""
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read(file, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError) as error:
+        raise ConfigError(f"{file}: cannot be read: {type(error).__name__}") from None
+    if not parser.has_section("flake8"):
+        return None
+    return {
+        _option(key).removeprefix(FLAKE8_PREFIX): Value(raw, file.parent, f"{file}: [flake8] {key}")
+        for key, raw in parser.items("flake8")
+        if _option(key).startswith(FLAKE8_PREFIX)
+    }
+
+
 def flake8_values(start: Path) -> dict[str, Value]:
     """`stale-state-*` options of the `[flake8]` section flake8 would use: the nearest file that has one."""
     for folder in (start, *start.parents):
         for name in FLAKE8_FILES:
             file = folder / name
-            if not file.is_file():
-                continue
-            parser = configparser.RawConfigParser()
-            try:
-                parser.read(file, encoding="utf-8")
-            except (configparser.Error, UnicodeDecodeError) as error:
-                raise ConfigError(f"{file}: cannot be read: {type(error).__name__}") from None
-            if parser.has_section("flake8"):
-                return {
-                    _option(key).removeprefix(FLAKE8_PREFIX): Value(raw, folder, f"{file}: [flake8] {key}")
-                    for key, raw in parser.items("flake8")
-                    if _option(key).startswith(FLAKE8_PREFIX)
-                }
+            if file.is_file():
+                values = flake8_file_values(file)
+                if values is not None:
+                    return values
     return {}
 
 

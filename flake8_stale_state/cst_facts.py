@@ -372,6 +372,8 @@ def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> s
         ast.parse(source)
     except SyntaxError as python_error:
         return python_syntax_error(python_error)
+    except ValueError as python_error:  # NUL bytes on older Pythons (3.10), a SyntaxError on newer: same words
+        return f"syntax error: {python_error}"
     except Exception:  # noqa: S110 - fall back to libcst's wording below
         pass
     return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"

@@ -19,6 +19,7 @@ from flake8_stale_state.package import is_package, package_root, python_files, r
 from flake8_stale_state.settings import Settings
 
 UNANALYSED = "SS000"
+CODES = (UNANALYSED, *(check.CODE for check in CHECKS))  # every code a front end may report
 
 
 class Analyzer:
@@ -82,8 +83,11 @@ class Analyzer:
 
     def _cache(self, root: Path) -> FactsCache:
         if root not in self._caches:
-            enabled = self.settings.use_cache and not disabled()
-            self._caches[root] = FactsCache((self.settings.cache_dir or default_cache_dir(root)) if enabled else None)
+            if self.settings.use_cache and not disabled():
+                folder = self.settings.cache_dir or default_cache_dir(root)
+            else:
+                folder = self.settings.run_cache_dir
+            self._caches[root] = FactsCache(folder)
         return self._caches[root]
 
     def index_for(self, path: Path, workers: Workers | None = None) -> PackageIndex:

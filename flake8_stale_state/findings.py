@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 # flake8's own pattern (flake8.defaults.NOQA_INLINE_REGEXP), so both front ends agree
 NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
@@ -49,3 +50,23 @@ def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
     chosen = max((len(p) for p in select if code.startswith(p)), default=-1) if select else 0
     dropped = max((len(p) for p in ignore if code.startswith(p)), default=-1)
     return chosen >= 0 and chosen >= dropped
+
+
+def relative_path(path: str) -> str:
+    """Relative to the folder the command ran in where the path is below it, as CI systems and code scanning
+    match paths to the repository; otherwise as given."""
+    file = Path(path)
+    if file.is_absolute():
+        try:
+            return file.relative_to(Path.cwd()).as_posix()
+        except ValueError:
+            return path
+    return file.as_posix()
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """A path the run could not analyse (unparseable, unreadable, missing): reported beside the findings."""
+
+    path: str
+    message: str

@@ -88,9 +88,10 @@ def line_edits(old: str, new: str) -> list[types.TextEdit]:
 
 
 class StaleStateServer(LanguageServer):
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, config_problem: str | None = None) -> None:
         super().__init__("stale-state", __version__)
         self.analyzer = Analyzer(settings or Settings())
+        self.config_problem = config_problem  # shown to the user once the client is ready
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stale-state-analysis")
         self.waiting: dict[str, asyncio.TimerHandle] = {}  # uri -> the pending analysis of a change
         self.running: set[asyncio.Task] = set()  # held so the event loop does not drop them
@@ -221,11 +222,13 @@ def fix_action(document: TextDocument, found: types.Diagnostic) -> types.CodeAct
     )
 
 
-def build_server(settings: Settings | None = None) -> StaleStateServer:
-    server = StaleStateServer(settings)
+def build_server(settings: Settings | None = None, config_problem: str | None = None) -> StaleStateServer:
+    server = StaleStateServer(settings, config_problem)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: StaleStateServer, params: types.InitializedParams) -> None:
+        if ls.config_problem:  # stderr alone reaches no editor user
+            ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, ls.config_problem))
         watching = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
         if not (watching and watching.dynamic_registration):
             return
@@ -303,12 +306,14 @@ def main(argv: Sequence[str] = ()) -> int:
     # and hang closing its stdin; a spawned one starts clean
     multiprocessing.set_start_method("spawn", force=True)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")  # stderr: stdout carries the protocol
+    problem = None
     try:
         # editors start the server in the workspace folder: its pyproject.toml / setup.cfg apply, as for the CLI
         settings = config.load({}).settings
         server = build_server(settings)
-    except (config.ConfigError, NotAnEnvironment) as error:
-        LOG.warning("stale-state: %s; using the defaults", error)
-        server = build_server(Settings())
+    except (config.ConfigError, NotAnEnvironment) as error:  # a server cannot stop the editor: it says so
+        problem = f"{config.error_line(error)}; using the defaults"
+        LOG.warning("%s", problem)
+        server = build_server(Settings(), problem)
     server.start_io()
     return 0

@@ -4,50 +4,101 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import logging
+import multiprocessing
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from flake8_stale_state import __version__
+from flake8_stale_state import __version__, config
 from flake8_stale_state.baseline import Baseline, BaselineError, load
+from flake8_stale_state.cache import disabled
 from flake8_stale_state.checks import dead_attribute
-from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import without_silenced
-from flake8_stale_state.settings import Settings, split_list
+from flake8_stale_state.settings import Settings
 
 LOG = logging.getLogger(__name__)
+RUN_CACHE = "STALE_STATE_RUN_CACHE"  # the folder of `_run_cache`, for the workers of this run
 
 
-def settings_from(options: argparse.Namespace) -> Settings:
-    cache_dir = getattr(options, "stale_state_cache_dir", None)
-    return Settings(
-        roots=tuple(Path(p) for p in split_list(getattr(options, "stale_state_roots", None))),
-        ignore_names=tuple(split_list(getattr(options, "stale_state_ignore_names", None))),
-        cache_dir=Path(cache_dir) if cache_dir else None,
-        use_cache=not getattr(options, "stale_state_no_cache", False),
-        framework_bases=tuple(split_list(getattr(options, "stale_state_framework_bases", None))),
-        python=Path(python) if (python := getattr(options, "stale_state_python", None)) else None,
-    )
+def _config_file_values(options: argparse.Namespace) -> dict[str, config.Value]:
+    """The `stale-state-*` keys of the config files flake8 read, as the user wrote them."""
+    if getattr(options, "isolated", False):
+        return {}
+    explicit = getattr(options, "config", None)
+    values = (config.flake8_file_values(Path(explicit)) or {}) if explicit else config.flake8_values(Path.cwd())
+    for extra in getattr(options, "append_config", None) or []:
+        values.update(config.flake8_file_values(Path(extra)) or {})
+    return values
 
 
-def baseline_from(options: argparse.Namespace) -> Baseline | None:
-    """The baseline option's file; one that cannot be used is warned about once and everything reported."""
-    path = getattr(options, "stale_state_baseline", None)
-    if not path:
-        return None
+def configuration_from(options: argparse.Namespace) -> config.Configuration:
+    """flake8's options, refused or accepted as `stale-state` refuses or accepts them, with the same message:
+    every `stale-state-*` key in the config file must be known, and each value is checked by `config`, named
+    where the user wrote it. Values are those flake8 parsed (paths with a slash made relative to the file)."""
+    in_file = _config_file_values(options)
+    values = {option: value for option, value in in_file.items() if option not in config.OPTIONS}
+    for option in config.OPTIONS:
+        raw = getattr(options, "stale_state_" + option.replace("-", "_"), None)
+        if raw is not None:
+            where = in_file[option].where if option in in_file else f"--{config.FLAKE8_PREFIX}{option}"
+            values[option] = config.Value(raw, Path(), where)
+        elif option in in_file:  # an option flake8 leaves to `config` (no-cache)
+            values[option] = in_file[option]
+    return config.configuration(values)
+
+
+def selected_codes(options: argparse.Namespace) -> set[str]:
+    """The SS codes flake8 reports, by its own decision (select, extend-select, ignore, extend-ignore)."""
     try:
-        return load(Path(path))
-    except BaselineError as error:
-        LOG.warning("stale-state: %s; reporting every finding", error)
-        return None
+        from flake8.style_guide import Decision, DecisionEngine
+
+        decide = DecisionEngine(options).decision_for
+        return {code for code in CODES if decide(code) is Decision.Selected}
+    except Exception:  # a flake8 without that API: do the work rather than miss findings
+        LOG.debug("stale-state: flake8's selection could not be read", exc_info=True)
+        return set(CODES)
 
 
-def _wants_stale_state(options: argparse.Namespace, code: str = "SS") -> bool:
-    select = [*(getattr(options, "select", None) or []), *(getattr(options, "extend_select", None) or [])]
-    return not getattr(options, "select", None) or any(p.startswith(code) or code.startswith(p) for p in select)
+def _workers_start_anew(options: argparse.Namespace) -> bool:
+    """Whether flake8 will check in worker processes that do not inherit this one's memory."""
+    jobs = getattr(options, "jobs", None)
+    parallel = jobs is None or getattr(jobs, "is_auto", False) or getattr(jobs, "n_jobs", 1) > 1
+    return parallel and multiprocessing.get_start_method() != "fork"
+
+
+def _run_cache() -> Path:
+    """A facts cache of this run alone, removed when it ends; the workers find it through the environment,
+    set before any process is started (a fork server copies the environment when it starts)."""
+    folder = Path(tempfile.mkdtemp(prefix="stale-state-run-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ[RUN_CACHE] = str(folder)
+    return folder
+
+
+def _in_started_worker() -> bool:
+    """A worker flake8 started by spawn or forkserver, which parses the options again: the main process has
+    made the facts already, and named what it had to name."""
+    return multiprocessing.parent_process() is not None
+
+
+def settings_for_run(settings: Settings, options: argparse.Namespace, selected: bool) -> Settings:
+    """Where the cache is off and workers start anew, the facts go through a cache of the run alone: the main
+    process makes it, its workers read it."""
+    if _in_started_worker():
+        shared = os.environ.get(RUN_CACHE)
+        return replace(settings, run_cache_dir=Path(shared)) if shared else settings
+    if selected and _workers_start_anew(options) and not (settings.use_cache and not disabled()):
+        return replace(settings, run_cache_dir=_run_cache())
+    return settings
 
 
 def _files_named(filenames: Sequence[str], listing: Callable[[Path], list[Path]]) -> Iterator[Path]:
@@ -66,6 +117,7 @@ class StaleStatePlugin:
     version = __version__
     analyzer: Analyzer | None = None
     baseline: Baseline | None = None
+    selected = True  # False when flake8 reports no SS code: `run` then does nothing
     names_missing_bases = True  # they concern what SS101 counts as read
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
@@ -86,8 +138,8 @@ class StaleStatePlugin:
             "--stale-state-cache-dir", parse_from_config=True, normalize_paths=True,
             help="Folder of the facts cache (default: .stale_state_cache at the project root).",
         )
-        manager.add_option(
-            "--stale-state-no-cache", parse_from_config=True, action="store_true",
+        manager.add_option(  # read from the config file by `config`: flake8 would end a bad value in a traceback
+            "--stale-state-no-cache", action="store_true", default=None,
             help="Do not read or write the facts cache.",
         )
         manager.add_option(
@@ -106,14 +158,19 @@ class StaleStatePlugin:
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
+        """Check the options as `stale-state` does: a refused one stops flake8 with the command's one line and
+        exit 2. With no SS code selected nothing else is done, and `run` returns at once."""
+        codes = selected_codes(options)
+        cls.selected = bool(codes)
+        cls.names_missing_bases = dead_attribute.CODE in codes and not _in_started_worker()
         try:
-            cls.analyzer = Analyzer(settings_from(options))
-        except NotAnEnvironment as error:  # as flake8 refuses a bad option of its own
-            print(f"stale-state: error: {error}", file=sys.stderr)
+            configuration = configuration_from(options)
+            cls.baseline = load(configuration.baseline) if configuration.baseline else None
+            cls.analyzer = Analyzer(settings_for_run(configuration.settings, options, cls.selected))
+        except (config.ConfigError, BaselineError, NotAnEnvironment) as error:
+            print(config.error_line(error), file=sys.stderr)
             raise SystemExit(2) from None
-        cls.baseline = baseline_from(options)
-        cls.names_missing_bases = _wants_stale_state(options, dead_attribute.CODE)
-        if not _wants_stale_state(options):
+        if not cls.selected or _in_started_worker():
             return
         try:
             analyzer = cls.analyzer
@@ -129,6 +186,8 @@ class StaleStatePlugin:
             print(f"stale-state: {missing.message()}", file=sys.stderr)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if not self.selected:
+            return
         try:
             analyzer = self.analyzer or Analyzer(Settings())
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)

@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 from flake8_stale_state import __version__
 from flake8_stale_state.checks import CHECKS
-from flake8_stale_state.findings import Finding
+from flake8_stale_state.engine import UNANALYSED
+from flake8_stale_state.findings import Finding, Problem, relative_path
 
 PROJECT_URL = "https://github.com/flake8-stale-state/flake8-stale-state"
 SCHEMA_URL = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -39,13 +40,8 @@ def rule(check) -> dict:
 
 def artifact_uri(path: str) -> str:
     """Relative to the folder the command ran in where possible, as code scanning matches paths to the repository."""
-    file = Path(path)
-    if file.is_absolute():
-        try:
-            file = file.relative_to(Path.cwd())
-        except ValueError:
-            return file.as_uri()
-    return quote(file.as_posix())
+    relative = relative_path(path)
+    return Path(relative).as_uri() if Path(relative).is_absolute() else quote(relative)
 
 
 def result(finding: Finding, rule_index: dict[str, int]) -> dict:
@@ -67,7 +63,18 @@ def result(finding: Finding, rule_index: dict[str, int]) -> dict:
     return entry
 
 
-def sarif_log(findings: list[Finding]) -> dict:
+def notification(problem: Problem) -> dict:
+    """A path that could not be analysed, as a toolExecutionNotification of the invocation."""
+    return {
+        "level": "error",
+        "message": {"text": problem.message},
+        "descriptor": {"id": UNANALYSED},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(problem.path),
+                                                                 "uriBaseId": "%SRCROOT%"}}}],
+    }
+
+
+def sarif_log(findings: list[Finding], problems: list[Problem] = ()) -> dict:
     rules = [rule(check) for check in CHECKS]
     rule_index = {r["id"]: number for number, r in enumerate(rules)}
     return {
@@ -80,11 +87,16 @@ def sarif_log(findings: list[Finding]) -> dict:
                 "informationUri": PROJECT_URL,
                 "rules": rules,
             }},
+            # files that could not be analysed leave the results incomplete: the run did not succeed
+            "invocations": [{
+                "executionSuccessful": not problems,
+                "toolExecutionNotifications": [notification(problem) for problem in problems],
+            }],
             "columnKind": "unicodeCodePoints",
             "results": [result(finding, rule_index) for finding in findings],
         }],
     }
 
 
-def dumps(findings: list[Finding]) -> str:
-    return json.dumps(sarif_log(findings), indent=2, ensure_ascii=False) + "\n"
+def dumps(findings: list[Finding], problems: list[Problem] = ()) -> str:
+    return json.dumps(sarif_log(findings, problems), indent=2, ensure_ascii=False) + "\n"

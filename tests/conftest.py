@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,13 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+MEMORY_LIMIT = 3 * 1024**3  # bytes of address space for each process fed hostile input
+
+
+def limit_memory() -> None:
+    """`preexec_fn` of a subprocess fed hostile input: a third-party parser may blow up on it (CPython 3.12.1's
+    tokenizer took 19 GB on deep.py), and then that process fails, not the machine. Its workers inherit it."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
 @pytest.fixture(autouse=True)

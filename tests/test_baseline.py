@@ -126,7 +126,8 @@ def test_flake8_option_reports_only_new_findings(project, capsys):
         "module.py:16:13: SS101 'interval_was_reset'"]
 
 
-def test_flake8_with_a_missing_baseline_warns_once_and_reports_everything(project):
+def test_flake8_with_a_missing_baseline_stops_with_the_commands_line(project, capsys):
     result = flake8(project, "--stale-state-baseline", "missing.json", "pipe")
-    assert len(result.stdout.splitlines()) == 2
-    assert result.stderr.count("stale-state: baseline missing.json: no such file; reporting every finding") == 1
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "stale-state: error: baseline missing.json: no such file\n"
+    assert run_cli(capsys, "--baseline", "missing.json", "pipe")[2] == result.stderr

@@ -26,7 +26,7 @@ def test_text_format_matches_flake8(project, capsys):
 
 def test_json_format(project, capsys):
     code, out, _ = run_cli(capsys, "--format", "json", "pipe")
-    rows = json.loads("\n".join(out))
+    rows = json.loads("\n".join(out))["findings"]
     assert code == 1
     assert rows[1] == {
         "path": "pipe/module.py", "line": 19, "column": 9, "code": "SS101",
@@ -86,6 +86,22 @@ def test_unparsable_file_gets_one_line_and_the_rest_is_reported(project, capsys)
     assert len(out) == 2
     assert err.count("\n") == 1
     assert err.startswith("stale-state: pipe/broken.py: could not analyse this file: syntax error at line 1")
+
+
+@pytest.mark.parametrize(("options", "problem"), [
+    (["--select", "XX"], "--select: unknown code 'XX'"),
+    (["--select", "SS,E9"], "--select: unknown code 'E9'"),
+    (["--ignore", "SS2"], "--ignore: unknown code 'SS2'"),
+])
+def test_unknown_codes_are_a_usage_error(project, capsys, options, problem):
+    code, out, err = run_cli(capsys, *options, "pipe")
+    assert (code, out) == (2, [])
+    assert err == f"stale-state: error: {problem} (codes: SS000, SS101, SS102, SS103)\n"
+
+
+@pytest.mark.parametrize("prefix", ["S", "ss", "SS0", "SS000", "ss103"])
+def test_prefixes_of_known_codes_are_accepted(project, capsys, prefix):
+    assert run_cli(capsys, "--ignore", prefix, "pipe")[0] in (0, 1)
 
 
 def test_usage_error_is_one_line(capsys):

@@ -132,7 +132,7 @@ def test_unknown_option_or_bad_value_is_a_one_line_error(project, capsys, file, 
 
 def test_roots_not_a_folder_is_an_error(project, capsys):
     code, _, err = run_cli(capsys, "--roots", "nowhere", "pkg")
-    assert code == 2 and err == "stale-state: error: roots: nowhere: not a folder\n"
+    assert code == 2 and err == "stale-state: error: --roots: nowhere: not a folder\n"
 
 
 def test_framework_bases_count_writes_as_read_through_bases_subclasses_and_decorators(project, capsys):

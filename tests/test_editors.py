@@ -87,6 +87,28 @@ def test_pre_commit_hook_reports_the_staged_dead_write_only(tmp_path: Path):
     assert "'interval'" not in result.stdout
 
 
+def readme_block(language: str, containing: str) -> str:
+    """The README's code block of `language` that holds `containing`, as written there."""
+    blocks = (REPO / "README.md").read_text(encoding="utf-8").split(f"```{language}\n")[1:]
+    (block,) = [b.split("```", 1)[0] for b in blocks if containing in b.split("```", 1)[0]]
+    return block
+
+
+@pytest.mark.parametrize(("staged", "status"), [(EDITED, 1), (EDITED.replace("self.checkpoint = 2", "pass"), 0)])
+def test_the_readmes_local_pre_commit_hook_as_written(tmp_path: Path, staged: str, status: int):
+    project = committed_project(tmp_path / "project")
+    (project / ".pre-commit-config.yaml").write_text(readme_block("yaml", "repo: local"))
+    (project / "pkg/a.py").write_text(staged)
+    git(project, "add", ".")
+    result = subprocess.run(  # the environment's stale-state on PATH, as with the environment activated
+        [sys.executable, "-m", "pre_commit", "run", "--verbose"], cwd=project, capture_output=True, text=True,
+        timeout=300, env={**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"),
+                          "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"},
+    )
+    assert result.returncode == status, result.stdout + result.stderr
+    assert (DEAD_WRITE in result.stdout) is bool(status) and "'interval'" not in result.stdout
+
+
 class JsonRpcClient:
     """Just enough of an LSP client to drive pylsp, whose initialize result pygls' client cannot read."""
 
@@ -143,6 +165,9 @@ async def test_pylsp_flake8_plugin_reports_the_dead_write_of_an_unsaved_buffer(t
             "initializationOptions": {"pylsp": {"plugins": flake8_only}},
         }), 60)
         await client.send({"method": "initialized", "params": {}})
+        # python-lsp-server before 1.9 reads plugin settings only from here, not from initializationOptions
+        await client.send({"method": "workspace/didChangeConfiguration",
+                           "params": {"settings": {"pylsp": {"plugins": flake8_only}}}})
         await client.send({"method": "textDocument/didOpen", "params": {
             "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": EDITED},
         }})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, limit_memory
 
 DEAD_SETTER = (
     "pipe/module.py:19:9: SS101 'checkpoint_interval' is assigned but never read in package 'pipe'; "
@@ -21,7 +22,7 @@ DEAD_FLAG = "pipe/module.py:13:13: SS101 'interval_was_zero' is assigned but nev
 def flake8(cwd: Path, *args: str, stdin: str | None = None, select: str = "SS") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "flake8", "--select", select, *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300,
+        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300, preexec_fn=limit_memory,
     )
 
 
@@ -101,3 +102,48 @@ def test_file_libcst_cannot_analyse_gets_one_clear_message(project):
     deep = [line for line in out if line.startswith("pipe/deep.py")]
     assert len(deep) <= 1
     assert all("SS000 stale-state could not analyse this file" in line for line in deep)
+
+
+# flake8 under a start method of its workers, counting in each process the facts it makes rather than loads.
+# A file, not `-c`: spawned workers and the fork server import it again, so each process counts its own.
+COUNTING_FLAKE8 = """\
+import multiprocessing
+import os
+import sys
+
+from flake8_stale_state import index
+
+original_make = index.make
+
+
+def counted_make(kind, path, source):
+    with open(os.environ["FACTS_LOG"], "a") as log:
+        log.write(f"{multiprocessing.current_process().name} {kind} {path}\\n")
+    return original_make(kind, path, source)
+
+
+index.make = counted_make
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    from flake8.main.cli import main
+
+    main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_parallel_workers_reuse_the_main_processes_facts_under_every_start_method(project, tmp_path, method, cache):
+    for extra in range(6):  # enough files that flake8 really starts workers
+        (project / "pipe" / f"extra{extra}.py").write_text(f"class Extra{extra}:\n    def f(self):\n        pass\n")
+    script, log = tmp_path / "counting_flake8.py", tmp_path / "facts.log"
+    script.write_text(COUNTING_FLAKE8)
+    env = {**os.environ, "FACTS_LOG": str(log), "STALE_STATE_CACHE_DIR": str(tmp_path / "cache"),
+           **({"STALE_STATE_NO_CACHE": "1"} if cache == "off" else {})}
+    result = subprocess.run([sys.executable, str(script), method, "--select", "SS", "-j", "2", "pipe/"],
+                            cwd=project, capture_output=True, text=True, timeout=300, env=env)
+    assert lines(result) == [DEAD_FLAG, DEAD_SETTER]
+    made = [line.split()[0] for line in log.read_text().splitlines()]
+    summaries = [line for line in log.read_text().splitlines() if " summary " in line]
+    assert made.count("MainProcess") == len(made) and len(summaries) == len(list((project / "pipe").glob("*.py")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -262,6 +263,16 @@ def test_without_the_lsp_extra_one_line_and_exit_2():
     assert result.stderr == (
         "stale-state: error: the LSP server needs the 'lsp' extra: pip install 'flake8-stale-state[lsp]'\n"
     )
+
+
+def test_a_pygls_too_old_is_named_not_taken_for_a_missing_extra(tmp_path: Path):
+    # pygls 2.0, released, has no ServerTextPosition: installed ahead of this environment's on the path
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp_path),
+                    "pygls==2.0.1"], check=True, capture_output=True, timeout=300)
+    result = subprocess.run([sys.executable, "-m", "flake8_stale_state", "lsp"], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert (result.returncode, result.stderr) == (
+        2, "stale-state: error: the LSP server needs pygls>=2.1,<3, not pygls 2.0.1: pip install 'pygls>=2.1,<3'\n")
 
 
 @pytest.mark.e2e

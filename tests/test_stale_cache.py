@@ -163,19 +163,22 @@ def test_diff_of_a_clean_file_is_empty(module, capsys):
     assert run(capsys, "--no-cache", "--diff", "table.py") == (0, "", "")
 
 
+NOTHING_FIXED = "stale-state: fixed 0 findings in 0 files\n"
+
+
 def test_fix_writes_then_reports_what_remains_and_a_second_fix_changes_nothing(module, capsys):
     code, out, err = run(capsys, "--no-cache", "--fix", "table.py")
-    assert (code, out, err) == (0, "", "")
+    assert (code, out, err) == (0, "", f"stale-state: fixed {len(findings(module, CACHE))} finding in 1 file\n")
     once = module.read_text()
     assert RESET in once
-    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", "")
+    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", NOTHING_FIXED)
     assert module.read_text() == once
 
 
 def test_fix_leaves_silenced_findings_alone(module, capsys):
     module.write_text(CACHE.replace("self.rows.append(", "self.rows.append(  # noqa: SS102"))
     before = module.read_text()
-    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", "")
+    assert run(capsys, "--no-cache", "--fix", "table.py") == (0, "", NOTHING_FIXED)
     assert module.read_text() == before
 
 
@@ -190,7 +193,7 @@ def test_fix_refuses_a_file_changed_since_it_was_analysed(module, capsys, monkey
     monkeypatch.setattr(stale_cache, "fix", fix_while_someone_edits)
     code, _, err = run(capsys, "--no-cache", "--fix", "table.py")
     assert code == 2
-    assert err == "stale-state: table.py: changed on disk since it was analysed; not fixed\n"
+    assert err == "stale-state: table.py: changed on disk since it was analysed; not fixed\n" + NOTHING_FIXED
     assert module.read_text() == edited
 
 
