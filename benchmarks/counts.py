@@ -23,7 +23,8 @@ from corpora import sdist  # noqa: E402
 
 
 # distributions whose main import name differs from the distribution name
-IMPORT_NAMES = {"attrs": "attr"}
+IMPORT_NAMES = {"attrs": "attr", "imbalanced-learn": "imblearn", "pytest": "_pytest", "pyro-ppl": "pyro",
+                "prompt-toolkit": "prompt_toolkit", "ansible-core": "ansible", "category-encoders": "category_encoders"}
 
 
 def package_folder(tree: Path, name: str) -> str:

@@ -23,12 +23,14 @@ from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 APPENDERS = {"append", "extend", "insert"}  # list methods that add entries (SS102)
+CONSTRUCTORS = {"__init__", "__new__", "__post_init__"}  # run once per object (SS102)
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # nodes whose fields hold no other node, and which the summary has no use for
 NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
                               for kind in base.__subclasses__())}
 # Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
 GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
+REBUILD_METHOD = "rebuild-method"  # a method appends to a list the class creates empty, resets it nowhere (SS102)
 SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
 SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a class that may see the copy (SS103)
 
@@ -211,6 +213,44 @@ def may_rebuild(node: ast.If) -> bool:
     return any(appends_to_attribute(n) for loop in loops for n in ast.walk(loop))
 
 
+def is_empty_list(node: ast.expr | None) -> bool:
+    """`[]` or `list()`: a fresh, empty list."""
+    if isinstance(node, ast.List):
+        return not node.elts
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list"
+            and not node.args and not node.keywords)
+
+
+def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.expr]:
+    """The targets an assignment binds to a fresh empty list, pairing `a, b = [], []` element by element."""
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
+        if len(target.elts) != len(value.elts):
+            return []
+        return [t for pair in zip(target.elts, value.elts) for t in empty_list_targets(*pair)]
+    return [target] if is_empty_list(value) else []
+
+
+def mentions_attribute(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in ast.walk(node))
+
+
+@dataclass
+class ClassLists:
+    """SS102's cheap verdict on one class: the attributes it binds to an empty list, and those a method other
+    than a constructor appends to in a loop (or extends) before any reset of its own in source order."""
+
+    empty: set[str] = field(default_factory=set)
+    appended: set[str] = field(default_factory=set)
+
+
+@dataclass
+class MethodLists:
+    receiver: str
+    top: set[int]  # id() of the statements of the method's body, and of the calls they are
+    appended: set[str] = field(default_factory=set)  # before any reset
+    reset: set[str] = field(default_factory=set)  # so far
+
+
 class Summarizer(ast.NodeVisitor):
     def __init__(self, source: SourceLines) -> None:
         self.source = source
@@ -220,6 +260,9 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
         self.methods: list[MethodSeeds] = []  # of the methods around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
+        self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
+        self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
+        self.loops = 0  # loops and comprehensions around the node
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
@@ -259,7 +302,19 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
 
-    visit_Module = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = visit_block
+    def visit_loop(self, node: ast.AST) -> None:
+        self.loops += 1
+        self.visit_block(node)
+        self.loops -= 1
+
+    def visit_comprehension(self, node: ast.AST) -> None:
+        self.loops += 1
+        self.generic_visit(node)
+        self.loops -= 1
+
+    visit_For = visit_AsyncFor = visit_While = visit_loop
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension
+    visit_Module = visit_With = visit_AsyncWith = visit_block
     visit_Try = visit_TryStar = visit_ExceptHandler = visit_match_case = visit_block
 
     def _doc_comment(self, node: ast.stmt) -> bool:
@@ -284,7 +339,34 @@ class Summarizer(ast.NodeVisitor):
             if isinstance(target, ast.Attribute):
                 self.values[id(target)] = value
 
+    def _list_bindings(self, node: ast.stmt, targets: list[ast.expr], value: ast.expr | None) -> None:
+        """SS102: attributes bound to an empty list, and the resets of a method's own lists (those at the top
+        of its body: they come before whatever follows on every path)."""
+        if not self.class_lists:
+            return
+        receiver = self.scope.receiver
+        for target in targets:
+            for bound in empty_list_targets(target, value):
+                if isinstance(bound, ast.Name) and self.scope.in_class_body:
+                    self.class_lists[-1].empty.add(bound.id)
+                elif isinstance(bound, ast.Attribute) and receiver and dotted_name(bound.value) == receiver:
+                    self.class_lists[-1].empty.add(bound.attr)
+            method = self.method_lists[-1] if self.scope.is_method and self.method_lists else None
+            if method is not None and value is not None and id(node) in method.top:
+                for attribute in attribute_targets(target):
+                    name = dotted_name(attribute)
+                    if name and dotted_name(attribute.value) == receiver and not mentions_attribute(value, name):
+                        method.reset.add(attribute.attr)
+
+    def _list_append(self, attribute: ast.expr, per_element: bool) -> None:
+        """SS102: `self.L.append(...)` in a loop, or `self.L.extend(...)`/`self.L += ...` anywhere."""
+        method = self.method_lists[-1] if self.method_lists else None
+        if (method is not None and isinstance(attribute, ast.Attribute) and (per_element or self.loops)
+                and dotted_name(attribute.value) == method.receiver and attribute.attr not in method.reset):
+            method.appended.add(attribute.attr)
+
     def visit_Assign(self, node: ast.Assign) -> None:
+        self._list_bindings(node, node.targets, node.value)
         self._mark_values(node.targets, node.value)
         self._class_binding(node.targets, node.value)
         self._documented(node, node.targets)
@@ -293,6 +375,7 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._list_bindings(node, [node.target], node.value)
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
@@ -338,6 +421,8 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         # `self.x += 1` reads the attribute; ast marks its target as a store
+        if isinstance(node.op, ast.Add):
+            self._list_append(node.target, per_element=True)
         if isinstance(node.target, ast.Attribute):
             self.builder.read(node.target.attr, dotted_name(node.target.value))
             self.visit(node.target.value)
@@ -371,6 +456,14 @@ class Summarizer(ast.NodeVisitor):
             first.id if isinstance(first, ast.Name) else None,
         )
         self._keyed_read(node)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in APPENDERS:
+                self._list_append(func.value, per_element=func.attr == "extend")
+            elif (func.attr == "clear" and not node.args and self.scope.is_method and self.method_lists
+                  and id(node) in self.method_lists[-1].top and isinstance(func.value, ast.Attribute)
+                  and dotted_name(func.value.value) == self.method_lists[-1].receiver):
+                self.method_lists[-1].reset.add(func.value.attr)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -395,8 +488,12 @@ class Summarizer(ast.NodeVisitor):
         self.scope.enter_class(node.name)
         self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node))
         self.class_keys.append(ClassKeys())
+        self.class_lists.append(ClassLists())
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
+        lists = self.class_lists.pop()
+        if lists.empty & lists.appended:
+            self.builder.facts.signals.add(REBUILD_METHOD)
         keys = self.class_keys.pop()
         self.builder.facts.signals.update(SEEDED + key for key in keys.read_again())
         self.builder.facts.signals.update(
@@ -415,6 +512,12 @@ class Summarizer(ast.NodeVisitor):
             node.name, [a.arg for a in every], positional[0].arg if positional else None, decorators
         )
         method = MethodSeeds(self.scope.receiver or "") if self.scope.is_method else None
+        lists = None
+        if method is not None and self.scope.receiver:
+            top = {id(s.value if isinstance(s, ast.Expr) else s) for s in node.body}
+            lists = MethodLists(self.scope.receiver, top)
+        if lists is not None:
+            self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
             self.methods.append(method)
@@ -422,6 +525,10 @@ class Summarizer(ast.NodeVisitor):
             self.class_keys[-1].receivers.add(method.receiver)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
+        if lists is not None:
+            self.method_lists.pop()
+            if node.name not in CONSTRUCTORS:
+                self.class_lists[-1].appended.update(lists.appended)
         if method is not None:
             for key, words in self.methods.pop().keys().items():
                 self.class_keys[-1].seeded.setdefault(key, set()).update(words)
