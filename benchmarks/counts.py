@@ -24,19 +24,20 @@ from corpora import sdist  # noqa: E402
 
 # distributions whose main import name differs from the distribution name
 IMPORT_NAMES = {"attrs": "attr", "imbalanced-learn": "imblearn", "pytest": "_pytest", "pyro-ppl": "pyro",
-                "prompt-toolkit": "prompt_toolkit", "ansible-core": "ansible", "category-encoders": "category_encoders"}
+                "prompt-toolkit": "prompt_toolkit", "ansible-core": "ansible", "ipython": "IPython",
+                "beautifulsoup4": "bs4", "feature-engine": "feature_engine"}
 
 
 def package_folder(tree: Path, name: str) -> str:
     name = IMPORT_NAMES.get(name, name)
-    for candidate in (name.replace("-", "_"), name, f"src/{name.replace('-', '_')}"):
+    for candidate in (name.replace("-", "_"), name, f"src/{name.replace('-', '_')}", f"lib/{name}"):
         if (tree / candidate / "__init__.py").is_file():
             return candidate
     raise SystemExit(f"{tree}: no package folder named {name}")
 
 
-def stale_state(tree: Path, folder: str, roots: str | None = None) -> list[str]:
-    options = ["--roots", roots] if roots else []
+def stale_state(tree: Path, folder: str, roots: str | None = None, select: str | None = None) -> list[str]:
+    options = (["--roots", roots] if roots else []) + (["--select", select] if select else [])
     result = subprocess.run(
         [sys.executable, "-m", "flake8_stale_state", "--no-cache", *options, folder],
         cwd=tree, capture_output=True, text=True,

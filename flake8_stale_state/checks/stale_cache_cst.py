@@ -304,6 +304,8 @@ class MethodWalk:
         self.assigned: set[str] = set()  # receiver attributes assigned so far
         self.decided: set[str] = set()  # receiver attributes its `if` tests read
         self.drained: set[str] = set()  # lists it takes entries out of: `pop`, `remove`
+        self.mutated: set[str] = set()  # receiver attributes whose own methods it calls (`self.done.add(x)`)
+        self.emptied: list[tuple[str, int]] = []  # dotted names of what it empties, and when
         self.called: set[str] = set()  # names of the methods it calls, on any object
         self.loops = 0
         self.input_loops = 0  # loops over the arguments
@@ -396,6 +398,8 @@ class MethodWalk:
     def small(self, node: cst.BaseSmallStatement) -> None:
         for name in resets(node):
             self.own_list(name)
+            if not assignment_targets(node) or is_empty_list(node.value):
+                self.emptied.append((name, self.order))  # `.clear()`, `del L[:]`, `L = []`: not a new value
         for target in assignment_targets(node):
             for attribute in cst_facts.target_attributes(target):
                 if is_empty_list(node.value, dotted_name(attribute) or ""):
@@ -437,6 +441,8 @@ class MethodWalk:
             attribute = func.attr.value
             owner = receiver_attribute(func.value, self.receiver)
             self.called.add(attribute)
+            if owner:
+                self.mutated.add(owner)
             if owner and attribute in APPENDERS:
                 self.append(owner, call, attribute == "extend", self.reads_input(call))
             elif owner and attribute in ("pop", "remove"):
@@ -638,11 +644,20 @@ class ClassLists:
             reads = test.reads.union(*(decided.get(callee, set()) | self.methods[callee].walk.named
                                        for callee in test.calls if callee in self.methods))
             return bool(reads & ({name} | built.get(method, set()))) or (
-                not test.from_input and bool(test.carried & state))
+                not test.from_input and bool(test.carried & (state | marks.get(name, set()))))
 
-        # state a method may set once it has built (`self._fitted = True`): a test of it alone skips a rebuild
+        # state a method may leave once it has built (`self._fitted = True`): a test of it alone skips a rebuild
         state = {name for name, bound in self.bindings.items() for _, where, _ in bound
                  if where in self.methods and where not in CONSTRUCTORS}
+        # and state the methods that empty a list change (`offload()` empties it and marks it offloaded): a test
+        # of it tells whether the list was emptied
+        marks: dict[str, set[str]] = {}
+        for method, resets in found.items():
+            if method not in CONSTRUCTORS:
+                written = self.methods[method].walk.mutated | {n for n, bound in self.bindings.items()
+                                                               for _, where, _ in bound if where == method}
+                for name in self.bindings if resets is None else resets:
+                    marks.setdefault(name, set()).update(written - {name})
         # a private method runs again when a method that runs again calls it (outside a loop) without a reset
         reach: dict[tuple[str, str], tuple[int, str | None]] = {
             (method, name): (how, None) for method, how in runs.items() for name in self.bindings}
@@ -664,7 +679,13 @@ class ClassLists:
                 continue  # created by the method itself, bound to something else than an empty list, or a queue
             walk = self.methods[method].walk
             appends = [a for a in walk.appends if a.name == name]
+            emptied = [(dotted.partition(".")[2], order) for dotted, order in walk.emptied
+                       if dotted.startswith(walk.receiver + ".")]
             stale = [a for a in appends if a.per_element and not self.reset_before(method, name, a.place, found)
+                     # entries moved out of a list the method empties afterwards are not rebuilt:
+                     # `for x in self.pending: self.done.append(x)`, then `self.pending = []`
+                     and not any(test.loop and source in test.reads and order > a.place.order
+                                 for test in a.tests for source, order in emptied)
                      and not (how == ANY_CALL and (a.from_input or any(t.from_input for t in a.tests)))
                      and not any(decides(test, name, method) for test in a.tests)
                      and not any(place.order < a.place.order and place.reaches(a.place)
