@@ -24,6 +24,16 @@ from flake8_stale_state.scope import Scope
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 APPENDERS = {"append", "extend", "insert"}  # list methods that add entries (SS102)
 CONSTRUCTORS = {"__init__", "__new__", "__post_init__"}  # run once per object (SS102)
+# SS102: first words of method names that rebuild by contract, whatever they are given: a second call must not
+# see the first call's state (scikit-learn's estimators: `fit`, `fit_transform`, `_fit` hooks of a base's `fit`).
+REBUILD_PROTOCOL = {"fit", "configure", "setup", "build", "load", "refresh", "reload", "rebuild", "recompute",
+                    "reset", "prepare", "initialize"}
+# SS102: first words of method names that add to a list on purpose, one call at a time (visitors' `visit_*`
+# and `leave_*` too: each call adds what one node brings); decorators of methods that never run again.
+ACCUMULATING_WORDS = {"add", "append", "extend", "insert", "push", "put", "enqueue", "register", "subscribe",
+                      "attach", "log", "record", "track", "collect", "accumulate", "emit", "write", "feed",
+                      "observe", "on", "step", "update", "handle", "visit", "leave", "depart"}
+RUN_ONCE_DECORATORS = {"cached_property", "cache", "lru_cache", "staticmethod", "classmethod"}
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # nodes whose fields hold no other node, and which the summary has no use for
 NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -213,6 +223,22 @@ def may_rebuild(node: ast.If) -> bool:
     return any(appends_to_attribute(n) for loop in loops for n in ast.walk(loop))
 
 
+def first_word(method: str) -> str:
+    return method.lstrip("_").split("_", 1)[0]
+
+
+def is_dunder(method: str) -> bool:
+    return method.startswith("__") and method.endswith("__")
+
+
+def never_rebuilds(method: str, decorators: list[str]) -> bool:
+    """SS102: a method that runs once per object, or adds what each call brings on purpose: constructors,
+    dunders, cached, static and class methods, `add_*`/`register`/`on_*`/`partial_fit` and the like."""
+    return (method in CONSTRUCTORS or is_dunder(method) or first_word(method) in ACCUMULATING_WORDS
+            or method.lstrip("_").startswith("partial_")
+            or any(name.rsplit(".", 1)[-1] in RUN_ONCE_DECORATORS for name in decorators))
+
+
 def is_empty_list(node: ast.expr | None) -> bool:
     """`[]` or `list()`: a fresh, empty list."""
     if isinstance(node, ast.List):
@@ -236,16 +262,33 @@ def mentions_attribute(node: ast.AST, name: str) -> bool:
 
 @dataclass
 class ClassLists:
-    """SS102's cheap verdict on one class: the attributes it binds to an empty list, and those a method other
-    than a constructor appends to in a loop (or extends) before any reset of its own in source order."""
+    """SS102's cheap verdict on one class: the attributes it binds to an empty list, to something else (and
+    where), takes entries out of, and those a method that may rebuild appends to in a loop (or extends) before
+    any reset of its own in source order."""
 
     empty: set[str] = field(default_factory=set)
-    appended: set[str] = field(default_factory=set)
+    other: dict[str, set[str]] = field(default_factory=dict)  # attribute -> methods ("" the class body)
+    drained: set[str] = field(default_factory=set)  # `self.L.pop()`, `self.L.remove(x)`
+    appended: set[tuple[str, str]] = field(default_factory=set)  # (method, attribute)
+    # methods named without a call (callbacks), or called by a method other than a constructor
+    run_again: set[str] = field(default_factory=set)
+    called: set[str] = field(default_factory=set)  # names called on anything in the methods' own bodies
+    from_constructors: set[str] = field(default_factory=set)  # methods a constructor's own body calls
+
+    def may_rebuild(self) -> bool:
+        return any(name in self.empty and name not in self.drained and self.other.get(name, set()) <= {method}
+                   and (method in self.run_again or (
+                       method not in self.from_constructors  # else it runs once, from them
+                       and (not method.startswith("_")
+                            or (first_word(method) in REBUILD_PROTOCOL and method not in self.called))))
+                   for method, name in self.appended)
 
 
 @dataclass
 class MethodLists:
     receiver: str
+    name: str
+    never: bool  # `never_rebuilds`, or a generator
     top: set[int]  # id() of the statements of the method's body, and of the calls they are
     appended: set[str] = field(default_factory=set)  # before any reset
     reset: set[str] = field(default_factory=set)  # so far
@@ -263,6 +306,8 @@ class Summarizer(ast.NodeVisitor):
         self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
         self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
         self.loops = 0  # loops and comprehensions around the node
+        self.lambdas = 0
+        self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
@@ -345,12 +390,17 @@ class Summarizer(ast.NodeVisitor):
         if not self.class_lists:
             return
         receiver = self.scope.receiver
+        lists = self.class_lists[-1]
         for target in targets:
             for bound in empty_list_targets(target, value):
                 if isinstance(bound, ast.Name) and self.scope.in_class_body:
-                    self.class_lists[-1].empty.add(bound.id)
+                    lists.empty.add(bound.id)
                 elif isinstance(bound, ast.Attribute) and receiver and dotted_name(bound.value) == receiver:
-                    self.class_lists[-1].empty.add(bound.attr)
+                    lists.empty.add(bound.attr)
+            # bound in a method to something else for sure (libcst sees these and more: `for self.L in`, unpacking)
+            if (value is not None and not is_empty_list(value) and not isinstance(value, ast.Subscript)
+                    and isinstance(target, ast.Attribute) and receiver and dotted_name(target.value) == receiver):
+                lists.other.setdefault(target.attr, set()).add(self.scope.method or "")
             method = self.method_lists[-1] if self.scope.is_method and self.method_lists else None
             if method is not None and value is not None and id(node) in method.top:
                 for attribute in attribute_targets(target):
@@ -364,6 +414,18 @@ class Summarizer(ast.NodeVisitor):
         if (method is not None and isinstance(attribute, ast.Attribute) and (per_element or self.loops)
                 and dotted_name(attribute.value) == method.receiver and attribute.attr not in method.reset):
             method.appended.add(attribute.attr)
+
+    def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
+        if self.scope.is_method and self.method_lists and not self.lambdas:
+            self.method_lists[-1].never = True  # a generator (SS102)
+        self.generic_visit(node)
+
+    visit_YieldFrom = visit_Yield
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.lambdas += 1  # SS102's libcst side does not look into lambdas
+        self.generic_visit(node)
+        self.lambdas -= 1
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._list_bindings(node, node.targets, node.value)
@@ -430,7 +492,13 @@ class Summarizer(ast.NodeVisitor):
             self.visit(node.target)
         self.visit(node.value)
 
+    def _on_receiver(self, node: ast.Attribute) -> bool:
+        receiver = self.scope.receiver
+        return receiver is not None and isinstance(node.value, ast.Name) and node.value.id == receiver
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if self.class_lists and id(node) not in self.called and self._on_receiver(node):
+            self.class_lists[-1].run_again.add(node.attr)  # a method handed out as a callback (SS102)
         owner = dotted_name(node.value)
         if not isinstance(node.ctx, ast.Store):
             self.builder.read(node.attr, owner)
@@ -458,8 +526,19 @@ class Summarizer(ast.NodeVisitor):
         self._keyed_read(node)
         func = node.func
         if isinstance(func, ast.Attribute):
+            self.called.add(id(func))
+            if self.class_lists and self.scope.method not in CONSTRUCTORS and self._on_receiver(func):
+                self.class_lists[-1].run_again.add(func.attr)
+            if self.class_lists and self.scope.is_method and not self.lambdas:
+                self.class_lists[-1].called.add(func.attr)
+                if self.scope.method in CONSTRUCTORS and self._on_receiver(func):
+                    self.class_lists[-1].from_constructors.add(func.attr)
             if func.attr in APPENDERS:
                 self._list_append(func.value, per_element=func.attr == "extend")
+            elif (func.attr in ("pop", "remove") and self.scope.is_method and self.method_lists and not self.lambdas
+                  and isinstance(func.value, ast.Attribute)
+                  and dotted_name(func.value.value) == self.method_lists[-1].receiver):
+                self.class_lists[-1].drained.add(func.value.attr)
             elif (func.attr == "clear" and not node.args and self.scope.is_method and self.method_lists
                   and id(node) in self.method_lists[-1].top and isinstance(func.value, ast.Attribute)
                   and dotted_name(func.value.value) == self.method_lists[-1].receiver):
@@ -492,7 +571,7 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
         lists = self.class_lists.pop()
-        if lists.empty & lists.appended:
+        if lists.may_rebuild():
             self.builder.facts.signals.add(REBUILD_METHOD)
         keys = self.class_keys.pop()
         self.builder.facts.signals.update(SEEDED + key for key in keys.read_again())
@@ -515,7 +594,7 @@ class Summarizer(ast.NodeVisitor):
         lists = None
         if method is not None and self.scope.receiver:
             top = {id(s.value if isinstance(s, ast.Expr) else s) for s in node.body}
-            lists = MethodLists(self.scope.receiver, top)
+            lists = MethodLists(self.scope.receiver, node.name, never_rebuilds(node.name, decorators), top)
         if lists is not None:
             self.method_lists.append(lists)
         if method is not None:
@@ -527,8 +606,8 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
         if lists is not None:
             self.method_lists.pop()
-            if node.name not in CONSTRUCTORS:
-                self.class_lists[-1].appended.update(lists.appended)
+            if not lists.never:
+                self.class_lists[-1].appended.update((node.name, name) for name in lists.appended)
         if method is not None:
             for key, words in self.methods.pop().keys().items():
                 self.class_keys[-1].seeded.setdefault(key, set()).update(words)

@@ -199,7 +199,16 @@ METHOD_SHAPES = {
     "one append per call": ("[]", "def build(self, x):\n        self.rows.append(x)", False, False),
     "a list of the caller": ("rows", "def fit(self, X):\n        self.rows.extend(X)", False, False),
     "not empty": ("[0]", "def fit(self, X):\n        self.rows.extend(X)", False, False),
-    "accumulates by name": ("[]", "def add_rows(self, X):\n        self.rows.extend(X)", True, False),
+    "accumulates by name": ("[]", "def add_rows(self, X):\n        self.rows.extend(X)", False, False),
+    "a generator": ("[]", "def load(self, X):\n        self.rows.extend(X)\n        yield X", False, False),
+    "a queue": ("[]", "def load(self, X):\n        self.rows.extend(X)\n\n    def next(self):\n"
+                      "        return self.rows.pop()", False, False),
+    "bound elsewhere to another list": ("[]", "def load(self, X):\n        self.rows.extend(X)\n\n"
+                                              "    def use(self, rows):\n        self.rows = rows", False, False),
+    "bound to another list by itself": ("[]", "def load(self, X):\n        self.rows.extend(X)\n"
+                                              "        if not X:\n            self.rows = [0]", True, True),
+    "popped in a lambda": ("[]", "def load(self, X):\n        self.rows.extend(X)\n        return lambda: "
+                                 "self.rows.pop()", True, True),
     "public, from the caller": ("[]", "def process(self, X):\n        self.rows.extend(X)", True, False),
     "public, from its own state": ("[]", "def render(self):\n        self.rows.extend(self.other)", True, True),
     "in a constructor only": ("[]", "def __new__(cls):\n        cls.rows.extend([1])", False, False),
@@ -239,3 +248,39 @@ def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_fi
         visitor = visitor_class(Scope())
         own = visitor.get_visitors()
         assert own and own == cst.BatchableCSTVisitor.get_visitors(visitor)
+
+
+PRIVATE_METHODS = {
+    # (how the class runs `_load`, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    "only from the constructor": ("def __init__(self):\n        self.rows = []\n        self._load()", False, False),
+    "a hook nobody in the class calls": ("def __init__(self):\n        self.rows = []", True, True),
+    "from a public method": ("def __init__(self):\n        self.rows = []\n\n    def again(self):\n"
+                             "        self._load()", True, True),
+    "handed out as a callback": ("def __init__(self, bus):\n        self.rows = []\n        bus.on(self._load)",
+                                 True, True),
+    "from a closure of the constructor": ("def __init__(self):\n        self.rows = []\n        def later():\n"
+                                          "            other._load()\n        self.later = later", True, True),
+}
+
+
+@pytest.mark.parametrize("calls, signalled, found", PRIVATE_METHODS.values(), ids=PRIVATE_METHODS)
+def test_the_prepass_lets_libcst_look_at_a_private_method_that_may_run_again(calls, signalled, found):
+    source = f"class A:\n    {calls}\n\n    def _load(self):\n        self.rows.extend([1, 2])\n"
+    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert bool(rebuilds(source, "method")) == found
+
+
+PUBLIC_METHODS = {
+    "only from the constructor": ("self.load()", "", False, False),
+    "from the constructor and again": ("self.load()", "def again(self):\n        self.load()", True, True),
+    "from a closure of the constructor": ("def later():\n            self.load()\n        self.later = later", "",
+                                          True, True),
+}
+
+
+@pytest.mark.parametrize("init, other, signalled, found", PUBLIC_METHODS.values(), ids=PUBLIC_METHODS)
+def test_the_prepass_clears_a_public_method_run_only_from_the_constructor(init, other, signalled, found):
+    source = (f"class A:\n    def __init__(self):\n        self.rows = []\n        {init}\n\n    {other}\n\n"
+              "    def load(self):\n        self.rows.extend([1, 2])\n")
+    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert bool(rebuilds(source, "method")) == found

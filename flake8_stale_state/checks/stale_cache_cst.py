@@ -2,23 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import dataclasses
+import functools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from typing import NamedTuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from flake8_stale_state import cst_facts
 from flake8_stale_state.cst_facts import ScopeCloser, ScopeOpener, dotted_name
 from flake8_stale_state.scope import Scope
-from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS
+from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, first_word, is_dunder, never_rebuilds
 
 REBIND, CLEAR = "rebind", "clear"
 
 
 # shapes ---------------------------------------------------------------------------------------------------
+@functools.cache
+def node_fields(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
+
+
+def parts(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes a node holds, from its fields: what `node.children` gives, without the visit libcst makes
+    to list them (most of the cost of walking an expression)."""
+    for name in node_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (item for item in value if isinstance(item, cst.CSTNode))
+
+
 def compared_attributes(test: cst.BaseExpression) -> list[str]:
     """Attributes on either side of a `!=` in an `if` test, through `and` and `or`."""
     if isinstance(test, cst.BooleanOperation):
@@ -39,7 +57,7 @@ def compared_attributes(test: cst.BaseExpression) -> list[str]:
 def mentions(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Attribute) and dotted_name(node) == name:
         return True
-    return any(mentions(child, name) for child in node.children)
+    return any(mentions(child, name) for child in parts(node))
 
 
 def is_full_slice(target: cst.BaseExpression) -> bool:
@@ -98,7 +116,7 @@ def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
         return
     if isinstance(node, cst.Call):
         yield node
-    for child in node.children:
+    for child in parts(node):
         yield from calls_in(child)
 
 
@@ -166,16 +184,6 @@ class GuardedBlock:
 
 
 # rebuild methods ------------------------------------------------------------------------------------------
-# First words of method names that rebuild by contract, whatever they are given: a second call must not see
-# the first call's state (scikit-learn's estimators: `fit`, `fit_transform`, `_fit` hooks of a base's `fit`).
-REBUILD_PROTOCOL = {"fit", "configure", "setup", "build", "load", "refresh", "reload", "rebuild", "recompute",
-                    "reset", "prepare", "initialize"}
-# First words of method names that add to a list on purpose, one call at a time (visitors' `visit_*` and
-# `leave_*` too: each call adds what one node brings).
-ACCUMULATING_WORDS = {"add", "append", "extend", "insert", "push", "put", "enqueue", "register", "subscribe",
-                      "attach", "log", "record", "track", "collect", "accumulate", "emit", "write", "feed",
-                      "observe", "on", "step", "update", "handle", "visit", "leave", "depart"}
-RUN_ONCE_DECORATORS = {"cached_property", "cache", "lru_cache", "staticmethod", "classmethod"}
 CONTRACT, ANY_CALL = 2, 1  # how a method may run again: by a rebuild contract, or as any public method
 
 
@@ -188,7 +196,7 @@ def names_in(node: cst.CSTNode) -> Iterator[str]:
     elif isinstance(node, cst.Arg):
         yield from names_in(node.value)
     else:
-        for child in node.children:
+        for child in parts(node):
             yield from names_in(child)
 
 
@@ -196,7 +204,7 @@ def receiver_attributes(node: cst.CSTNode, receiver: str) -> set[str]:
     """`X` of each `self.X` the expression reads."""
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == receiver:
         return {node.attr.value}
-    return set().union(*(receiver_attributes(child, receiver) for child in node.children))
+    return set().union(*(receiver_attributes(child, receiver) for child in parts(node)))
 
 
 def receiver_attribute(node: cst.BaseExpression, receiver: str) -> str | None:
@@ -234,14 +242,6 @@ def list_bindings(target: cst.BaseExpression, value: cst.BaseExpression | None) 
         yield from list_bindings(target.value, None)
     else:
         yield target, is_empty_list(value, dotted_name(target) or "")
-
-
-def first_word(method: str) -> str:
-    return method.lstrip("_").split("_", 1)[0]
-
-
-def is_dunder(method: str) -> bool:
-    return method.startswith("__") and method.endswith("__")
 
 
 class Test(NamedTuple):
@@ -394,6 +394,8 @@ class MethodWalk:
                     self.statement(child, id(node))
                 elif isinstance(child, cst.WithItem):
                     self.expression(child.item)
+                elif isinstance(child, cst.BaseExpression):
+                    self.expression(child)  # `match` subjects, `except` types
 
     def small(self, node: cst.BaseSmallStatement) -> None:
         for name in resets(node):
@@ -462,7 +464,7 @@ class MethodWalk:
             name = receiver_attribute(node, self.receiver)
             if name:
                 yield name
-        for child in node.children:
+        for child in parts(node):
             yield from self.attribute_names(child, called)
 
 
@@ -474,7 +476,7 @@ def all_parameters(params: cst.Parameters) -> list[cst.Param]:
 def yields(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Yield):
         return True
-    return not isinstance(node, cst.Lambda) and any(yields(child) for child in node.children)
+    return not isinstance(node, cst.Lambda) and any(yields(child) for child in parts(node))
 
 
 def returns(suite: cst.BaseSuite) -> bool:
@@ -496,7 +498,7 @@ def is_super_call(owner: cst.BaseExpression, call: cst.Call, receiver: str) -> b
 class MethodFacts(NamedTuple):
     walk: MethodWalk
     node: cst.FunctionDef
-    run_once: bool  # cached, static or class method
+    decorators: list[str]
 
 
 class ClassLists:
@@ -532,7 +534,7 @@ class ClassLists:
                 name = receiver_attribute(bound, receiver)
                 if name:
                     self.bind(name, empty, method, node)
-        for child in node.children:
+        for child in parts(node):
             self.method_bindings(child, receiver, method)
 
     def runs_only_from_constructors(self) -> set[str]:
@@ -587,8 +589,7 @@ class ClassLists:
         generators (which memoise what they stream, as the caller iterates), and methods named for adding what
         each call brings (`add_*`, `register`, `on_*`, `partial_fit`, ...)."""
         method = self.methods[name]
-        return (name in CONSTRUCTORS or is_dunder(name) or method.run_once or name in once or method.walk.generator
-                or first_word(name) in ACCUMULATING_WORDS or name.lstrip("_").startswith("partial_"))
+        return never_rebuilds(name, method.decorators) or name in once or method.walk.generator
 
     def decided_by(self) -> dict[str, set[str]]:
         """The attributes each method's `if` tests read, its own or those of the methods it calls."""
@@ -659,8 +660,10 @@ class ClassLists:
                 for name in self.bindings if resets is None else resets:
                     marks.setdefault(name, set()).update(written - {name})
         # a private method runs again when a method that runs again calls it (outside a loop) without a reset
+        appended = {a.name for method in self.methods.values() for a in method.walk.appends if a.per_element}
+        lists = {name for name in appended & set(self.bindings) if any(empty for empty, _, _ in self.bindings[name])}
         reach: dict[tuple[str, str], tuple[int, str | None]] = {
-            (method, name): (how, None) for method, how in runs.items() for name in self.bindings}
+            (method, name): (how, None) for method, how in runs.items() for name in lists}
         changed = True
         while changed:
             changed = False
@@ -724,9 +727,8 @@ def places(bindings: list[tuple[bool, str, cst.CSTNode]], line_of) -> str:
 # facts ----------------------------------------------------------------------------------------------------
 class Collector(cst_facts.Collector):
     """Appends in a loop, under a `!=` guard on a cache key the block updates, to a list not reset before; and
-    rebuild methods (`ClassLists.rebuilds`)."""
-
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    rebuild methods (`ClassLists.rebuilds`). Positions are resolved only once there is something to report:
+    for most files the pre-pass lets it look at, there is not, and positions cost more than the parse."""
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
@@ -735,6 +737,7 @@ class Collector(cst_facts.Collector):
         self.bindings: dict[tuple[str, str], set[str]] = {}  # (class, attribute) -> kinds of values bound to it
         self.aliased: set[tuple[str, str]] = set()  # (class, attribute) whose list another attribute holds too
         self.classes: list[ClassLists] = []  # around the node, innermost last
+        self.positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self.method_rebuilds: list[dict[str, Any]] = []
 
     def relative(self, name: str) -> str:
@@ -779,16 +782,24 @@ class Collector(cst_facts.Collector):
         return holders[0]
 
     def holds(self, node: cst.CSTNode, at: tuple[int, int]) -> bool:
-        where = self.get_metadata(PositionProvider, node)
+        where = self.code_range(node)
         return (where.start.line, where.start.column) <= at <= (where.end.line, where.end.column)
+
+    def code_range(self, node: cst.CSTNode) -> CodeRange:
+        if self.positions is None:
+            self.positions = self.wrapper.resolve(PositionProvider)
+        return self.positions[node]
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self.code_range(node).start
+        return start.line, start.column
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.reset_so_far.append(set())
         receiver = self.scope.receiver or ""  # none for a static method: it only calls methods
         if self.scope.is_method and self.classes:
-            run_once = any(name.rsplit(".", 1)[-1] in RUN_ONCE_DECORATORS for name in cst_facts.decorator_names(node))
             lists = self.classes[-1]
-            lists.methods[node.name.value] = MethodFacts(MethodWalk(node, receiver), node, run_once)
+            lists.methods[node.name.value] = MethodFacts(MethodWalk(node, receiver), node, cst_facts.decorator_names(node))
             lists.method_bindings(node.body, receiver, node.name.value)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
@@ -899,6 +910,7 @@ def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scope = Scope()
     collector = Collector(scope)
+    collector.wrapper = wrapper
     wrapper.visit_batched([ScopeOpener(scope), collector, ScopeCloser(scope)])
     found = collector.result()
     chosen = [rebuild for rebuild in found if (rebuild["line"], rebuild["col"]) in wanted]
