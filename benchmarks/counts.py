@@ -45,6 +45,14 @@ def stale_state(tree: Path, folder: str, roots: str | None = None, select: str |
     return result.stdout.splitlines()
 
 
+def run_on(spec: str, select: str | None = None) -> tuple[Path, str, int, list[str]]:
+    """The sdist NAME==VERSION, its package folder, how many .py files that holds, and stale-state's output."""
+    name, version = spec.split("==")
+    tree = sdist(name, version)
+    folder = package_folder(tree, name)
+    return tree, folder, sum(1 for _ in (tree / folder).rglob("*.py")), stale_state(tree, folder, select=select)
+
+
 def ss101_with_tests_reading(tree: Path, folder: str) -> str:
     if not (tree / "tests").is_dir():
         return "-"
@@ -67,12 +75,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     samples = []
     for spec in args.packages:
-        name, version = spec.split("==")
-        tree = sdist(name, version)
-        folder = package_folder(tree, name)
-        lines = stale_state(tree, folder)
+        tree, folder, files, lines = run_on(spec)
         codes = collections.Counter(line.split(": ", 1)[1].split()[0] for line in lines if ": SS" in line)
-        files = sum(1 for _ in (tree / folder).rglob("*.py"))
         print(f"| {spec} | {files} | {codes['SS101']} | {ss101_with_tests_reading(tree, folder)} "
               f"| {codes['SS102']} | {codes['SS103']} | {vulture_unused_attributes(tree, folder)} |")
         samples += [(spec, line) for line in lines if ": SS101 " in line]

@@ -15,8 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
-from corpora import sdist  # noqa: E402
-from counts import package_folder, stale_state  # noqa: E402
+from counts import run_on  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,11 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|")
     found = []
     for spec in args.packages:
-        name, version = spec.split("==")
-        tree = sdist(name, version)
-        folder = package_folder(tree, name)
-        lines = [line for line in stale_state(tree, folder, select="SS102") if ": SS102 " in line]
-        files = sum(1 for _ in (tree / folder).rglob("*.py"))
+        _, _, files, output = run_on(spec, select="SS102")
+        lines = [line for line in output if ": SS102 " in line]
         print(f"| {spec} | {files} | {len(lines)} |", flush=True)
         found += [f"{spec}  {line}" for line in lines]
     print()

@@ -592,9 +592,9 @@ class Summarizer(ast.NodeVisitor):
         )
         method = MethodSeeds(self.scope.receiver or "") if self.scope.is_method else None
         lists = None
-        if method is not None and self.scope.receiver:
+        if method is not None:  # a static method too: no receiver, so none of its code counts for another's
             top = {id(s.value if isinstance(s, ast.Expr) else s) for s in node.body}
-            lists = MethodLists(self.scope.receiver, node.name, never_rebuilds(node.name, decorators), top)
+            lists = MethodLists(self.scope.receiver or "", node.name, never_rebuilds(node.name, decorators), top)
         if lists is not None:
             self.method_lists.append(lists)
         if method is not None:

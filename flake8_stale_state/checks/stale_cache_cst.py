@@ -799,7 +799,8 @@ class Collector(cst_facts.Collector):
         receiver = self.scope.receiver or ""  # none for a static method: it only calls methods
         if self.scope.is_method and self.classes:
             lists = self.classes[-1]
-            lists.methods[node.name.value] = MethodFacts(MethodWalk(node, receiver), node, cst_facts.decorator_names(node))
+            decorators = cst_facts.decorator_names(node)
+            lists.methods[node.name.value] = MethodFacts(MethodWalk(node, receiver), node, decorators)
             lists.method_bindings(node.body, receiver, node.name.value)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
