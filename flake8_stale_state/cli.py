@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, sarif
-from flake8_stale_state.checks import fix_source
+from flake8_stale_state.checks import dead_attribute, fix_source
 from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import Finding, selected, without_silenced
 from flake8_stale_state.index import read_source
 from flake8_stale_state.package import python_files
@@ -44,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", default=None, help="do not read or write the facts cache")
     parser.add_argument("--framework-bases", help="comma list of base class or decorator names whose attribute "
                         "writes count as read")
+    parser.add_argument("--python", metavar="PATH", help="interpreter or virtual environment whose installed "
+                        "libraries the checked code uses (default: $VIRTUAL_ENV, else this interpreter's)")
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
     parser.add_argument("--write-baseline", metavar="FILE", help="record the current findings as a baseline")
     fixing = parser.add_mutually_exclusive_group()
@@ -93,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
     for path in (*settings.roots,):
         if not path.is_dir():
             raise UsageError(f"roots: {path}: not a folder")
-    analyzer = Analyzer(settings)
+    try:
+        analyzer = Analyzer(settings)
+    except NotAnEnvironment as error:
+        raise UsageError(str(error)) from None
     targets = list(files_to_check(args.paths, analyzer.python_files))
     analyzer.prepare(path for path in targets if isinstance(path, Path))
     fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
@@ -111,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
         if kept:
             findings.extend(without_silenced(kept, _lines(path)))
+    for missing in analyzer.new_missing_bases() if selected(dead_attribute.CODE, select, ignore) else ():
+        print(f"stale-state: {missing.message()}", file=sys.stderr)  # they concern what SS101 counts as read
     if args.diff:
         return EXIT_ERROR if failed else fixes
     if args.write_baseline:

@@ -32,6 +32,7 @@ OPTIONS = {
     "no-cache": "bool",
     "framework-bases": "names",
     "baseline": "path",
+    "python": "path",
 }
 TRUE, FALSE = {"1", "yes", "true", "on"}, {"0", "no", "false", "off"}  # configparser's, as flake8 reads them
 
@@ -99,6 +100,7 @@ def configuration(values: Mapping[str, Value]) -> Configuration:
         cache_dir=parsed.get("cache-dir"),
         use_cache=not parsed.get("no-cache", False),
         framework_bases=parsed.get("framework-bases", ()),
+        python=parsed.get("python"),
     )
     return Configuration(settings, parsed.get("baseline"))
 

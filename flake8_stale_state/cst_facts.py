@@ -10,14 +10,13 @@ from __future__ import annotations
 import ast
 import functools
 import threading
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from flake8_stale_state.facts import FactsBuilder, FileFacts, Write, is_constructor, python_syntax_error
+from flake8_stale_state.facts import INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import summary_of_tree
 
@@ -163,10 +162,11 @@ def small_statements(body: Sequence[cst.BaseStatement]) -> list[cst.CSTNode]:
 
 
 class AttributeCollector(Collector):
-    """Attribute stores and every form of attribute read, from the libcst tree.
+    """Attribute stores and every form of attribute read, from the libcst tree, for a file Python's own parser
+    rejects (newer syntax than the running Python's): every read counts for every class, and any use of
+    `self.__dict__` for every attribute. Where Python parses the file, its summary (summary.py) gives the facts.
 
-    It needs no positions while it walks: resolving them costs libcst more than parsing, and only the
-    stores have any, which `place_writes` takes from Python's own tree of the file when it has one.
+    It needs no positions while it walks: resolving them costs libcst more than parsing.
     """
 
     def __init__(self, scope: Scope) -> None:
@@ -180,19 +180,12 @@ class AttributeCollector(Collector):
     def result(self) -> FileFacts:
         return self.builder.facts
 
-    def place_writes(self, wrapper: MetadataWrapper, tree: ast.Module | None, source: str | bytes,
-                     resolved: bool) -> None:
-        """Give each write its position: where `ast` saw the same store, else (or if the traversal `resolved`
-        libcst's positions anyway) libcst's own."""
+    def place_writes(self, wrapper: MetadataWrapper) -> None:
+        """Give each write libcst's position."""
         facts = self.builder.facts
-        placed = None
-        if tree is not None and not resolved:
-            placed = same_writes_placed(facts.writes, summary_of_tree("", tree, source).writes)
-        if placed is None:
-            positions = wrapper.resolve(PositionProvider)
-            starts = (positions[node].start for node in self.stored)
-            placed = [w._replace(line=start.line, col=start.column) for w, start in zip(facts.writes, starts)]
-        facts.writes = placed
+        positions = wrapper.resolve(PositionProvider)
+        starts = (positions[node].start for node in self.stored)
+        facts.writes = [w._replace(line=start.line, col=start.column) for w, start in zip(facts.writes, starts)]
 
     def _mark_stores(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         single = isinstance(target, cst.Attribute)
@@ -284,20 +277,23 @@ class AttributeCollector(Collector):
         name = node.attr.value
         owner = dotted_name(node.value)
         if id(node) not in self.stores:
-            self.builder.read(name, owner)
+            self.builder.read(name, None)
+            if name == "__dict__" and owner is not None and owner == self.scope.receiver:
+                self.builder.reads_all()
             return
         value = self.stores.pop(id(node))
-        constructed = isinstance(value, cst.Call) and is_constructor(dotted_name(value.func))
-        self.builder.store(name, 0, 0, owner, constructed)  # placed once the traversal is done
+        made = constructor_of(dotted_name(value.func)) if isinstance(value, cst.Call) else None
+        self.builder.store(name, 0, 0, owner, made, True)  # placed once the traversal is done
         self.stored.append(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        callee = dotted_name(node.func)
+        strings = [string_value(arg) for arg in positional]
+        self.builder.call(callee, [[value] if value is not None else None for value in strings], None)
         first = positional[0] if positional else None
-        self.builder.call(
-            dotted_name(node.func), [string_value(arg) for arg in positional],
-            first.value if isinstance(first, cst.Name) else None,
-        )
+        if callee in INTROSPECTORS and isinstance(first, cst.Name) and first.value == self.scope.receiver:
+            self.builder.reads_all()
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if "{" in node.value:
@@ -372,22 +368,6 @@ def parse(source: str | bytes) -> tuple[cst.Module, ast.Module | None]:
     return on_large_stack(cst.parse_module, source), tree
 
 
-def same_writes_placed(writes: list[Write], located: list[Write]) -> list[Write] | None:
-    """`writes` at the positions of the same writes in `located`, matched in order among equal writes;
-    None unless both traversals saw exactly the same writes."""
-    positions: dict[Write, deque[tuple[int, int]]] = {}
-    for write in located:
-        positions.setdefault(write._replace(line=0, col=0), deque()).append((write.line, write.col))
-    placed = []
-    for write in writes:
-        queue = positions.get(write)
-        if not queue:
-            return None
-        line, col = queue.popleft()
-        placed.append(write._replace(line=line, col=col))
-    return placed if not any(positions.values()) else None
-
-
 def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> str:
     """Python's own wording where Python also rejects the file; libcst's where only libcst does."""
     try:
@@ -404,15 +384,15 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
     try:
         module, tree = parse(source)
         scope = Scope()
-        core = AttributeCollector(scope)
+        core = AttributeCollector(scope) if tree is None else None
         own = {code: collector(scope) for code, collector in check_collectors.items()}
-        visitors = [ScopeOpener(scope), core, *own.values(), ScopeCloser(scope)]
+        visitors = [ScopeOpener(scope), *filter(None, [core]), *own.values(), ScopeCloser(scope)]
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         for collector in own.values():
             collector.wrapper = wrapper  # for metadata a collector resolves only when it needs it
         wrapper.visit_batched(visitors)
-        positioned = any(PositionProvider in collector.get_inherited_dependencies() for collector in own.values())
-        core.place_writes(wrapper, tree, source, positioned)
+        if core is not None:
+            core.place_writes(wrapper)
     except cst.ParserSyntaxError as error:
         return FileFacts(path=path, error=syntax_error_message(source, error))
     except SyntaxError as error:  # from the encoding declaration, before parsing starts
@@ -423,7 +403,10 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         return FileFacts(path=path, error="nested too deeply to analyse")
     except Exception as error:  # one file's failure must not cost the package its other files
         return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")
-    facts = core.result()
+    # the facts of the package index, as the pre-pass makes them, with each check's own facts from libcst
+    facts = summary_of_tree(path, tree, source) if core is None else core.result()
+    if facts.error is not None:
+        return facts
     facts.path = path
     facts.checks = {code: collector.result() for code, collector in own.items()}
     return facts

@@ -7,15 +7,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
-from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.checks import CHECKS, COLLECTING
+from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
     FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
 )
+from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 from flake8_stale_state.package import is_package, package_root, python_files, real_path
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.stdlib_bases import StdlibClasses, base_modules
 
 UNANALYSED = "SS000"
 
@@ -37,6 +38,8 @@ class Analyzer:
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
         self._resolved: dict[Path, Path] = {}
         self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
+        self.environment = find_environment(settings.python)  # NotAnEnvironment: the option names none
+        self._reported: set[str] = set()  # missing bases named so far
 
     def _real(self, path: Path) -> Path:
         """`real_path`, once per path (each file's is needed at every step of a run), through its folder's,
@@ -94,11 +97,20 @@ class Analyzer:
                 files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
             facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
-            ahead = gather_facts(dict.fromkeys(base_modules(facts.values()), SUMMARY), cache, Path, workers)
-            stdlib = StdlibClasses(summary_through(cache, ahead))
-            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, stdlib)
+            finder = ModuleFinder(self.environment, own_modules(roots, files))
+            ahead = gather_facts(dict.fromkeys(base_modules(facts.values(), finder), SUMMARY), cache, Path, workers)
+            libraries = LibraryClasses(summary_through(cache, ahead), finder)
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries)
             self._indexes[roots] = index
         return index
+
+    def new_missing_bases(self) -> list[MissingBase]:
+        """The bases of the packages' classes not found in the environment, those not returned before: for the
+        front ends to name each once per run."""
+        found = {base: missing for index in self._indexes.values() for base, missing in index.libraries.missing.items()}
+        new = [missing for base, missing in sorted(found.items()) if base not in self._reported]
+        self._reported.update(missing.base for missing in new)
+        return new
 
     def _indexed_facts(self, index: PackageIndex, key: str, source: str | bytes) -> FileFacts:
         """The index's facts of the file if they were made from this very source, else fresh ones."""
@@ -111,12 +123,15 @@ class Analyzer:
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> str | None:
         """The libcst facts a file needs, by its summary: with the collectors of the checks that may report on
         it (of every check where the summary failed), of only the lines they ask for where each of them can
-        tell; None where no check can report."""
+        tell; SUMMARY where those checks collect nothing of their own (the summary is all they read); None
+        where no check can report."""
         if summary.error is not None:
             return FULL
         checks = [check for check in CHECKS if _may_report(check, summary, index, self.settings)]
         if not checks:
             return None
+        if not {check.CODE for check in checks} & set(COLLECTING):
+            return SUMMARY
         lines: set[int] = set()
         if all(hasattr(check, "lines_needed") for check in checks):
             lines = set().union(*(check.lines_needed(summary, index, self.settings) for check in checks))
@@ -139,7 +154,7 @@ class Analyzer:
                 index = self.index_for(path)
                 facts = index.files.get(str(self._real(path)))
                 kind = self._full_kind(facts, index) if facts is not None else None
-                if kind is not None:
+                if kind not in (None, SUMMARY):
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
                 self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
@@ -161,7 +176,9 @@ class Analyzer:
             if kind is None:
                 return []
             ready = self._full.get(key)  # made from the same source, hence for the same checks
-            if ready is not None and ready.digest == facts.digest:
+            if kind == SUMMARY:
+                pass  # the summary is all the checks that may report here read
+            elif ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
                 facts = make_facts(kind, key, source, facts.digest, self._cache(index.root))
@@ -194,6 +211,19 @@ class Analyzer:
             return False
         self._indexes[roots] = index.with_file(facts)
         return True
+
+
+def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
+    """The top-level module names the package's files are imported by: a package's own name; in a folder
+    without `__init__.py`, its modules' and subfolders' names."""
+    names = set()
+    for root in roots:
+        if is_package(root):
+            names.add(root.name)
+        else:
+            names.update(path.relative_to(root).parts[0].removesuffix(".py")
+                         for path in files if path.is_relative_to(root))
+    return names
 
 
 def _may_report(check, summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:

@@ -25,22 +25,32 @@ class Write(NamedTuple):
     method: str | None
     owner: str  # dotted text of the owner, e.g. "self" or "self.module"
     on_receiver: bool  # owner is the method's first parameter
-    constructed: bool  # value is a call of a capitalised name, e.g. nn.Linear(...)
+    constructor: str | None  # the class the value is made by, when it is a call of a capitalised name: "Linear"
+    shared: bool  # the value may be an object held elsewhere too (a name, an attribute, an item), not a new one
 
 
 class ClassInfo(NamedTuple):
     bases: list[str]  # dotted names
     decorators: list[str]
-    body_names: list[str]  # names bound in the class body (fields of framework classes)
-    reads_all: bool  # vars(self), self.__dict__, __setattr__, asdict(self): every attribute is consumed
+    body_names: list[str]  # names bound in the class body by assignment (fields of framework classes)
+    reads_all: bool  # behaviour depends on every attribute: `self.__dict__` compared, serialised, returned, ...
+    methods: list[str]  # names bound in the class body by `def`
+    registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
 
 
 @dataclass
 class FileFacts:
     path: str
     writes: list[Write] = field(default_factory=list)
-    reads: set[str] = field(default_factory=set)
-    receiver_reads: dict[str, set[str]] = field(default_factory=dict)  # class -> names read via self
+    reads: set[str] = field(default_factory=set)  # names read on objects of unknown class: reach every class
+    class_reads: dict[str, set[str]] = field(default_factory=dict)  # class -> names read on objects known to be
+    # of that class (through self, cls, super(), or a name whose class is known), short class names
+    attribute_reads: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # class -> attribute A ->
+    # names read on `self.A`: on the classes A is assigned objects of (index.py), else on any class
+    fed: dict[str, set[str]] = field(default_factory=dict)  # class -> names whose reads through self only feed
+    # the attribute itself (`self.n += 1`, `self.items.append(x)`): a read only if the object is held elsewhere
+    patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
+    # computed names read: `getattr(self, f"_{name}")` reads `_*`
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # each check's own collected data
     signals: set[str] = field(default_factory=set)  # cheap shapes seen by the ast pre-pass (summary.py)
@@ -53,7 +63,10 @@ class FileFacts:
         return {
             "writes": [list(w) for w in self.writes],
             "reads": sorted(self.reads),
-            "receiver_reads": {k: sorted(v) for k, v in self.receiver_reads.items()},
+            "class_reads": {k: sorted(v) for k, v in self.class_reads.items()},
+            "attribute_reads": {k: {a: sorted(n) for a, n in v.items()} for k, v in self.attribute_reads.items()},
+            "fed": {k: sorted(v) for k, v in self.fed.items()},
+            "patterns": {k: sorted(v) for k, v in self.patterns.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": self.checks,
             "signals": sorted(self.signals),
@@ -68,7 +81,10 @@ class FileFacts:
             path=path,
             writes=[Write(*w) for w in data["writes"]],
             reads=set(data["reads"]),
-            receiver_reads={k: set(v) for k, v in data["receiver_reads"].items()},
+            class_reads={k: set(v) for k, v in data["class_reads"].items()},
+            attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
+            fed={k: set(v) for k, v in data["fed"].items()},
+            patterns={k: set(v) for k, v in data["patterns"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
             checks=data["checks"],
             signals=set(data["signals"]),
@@ -78,12 +94,14 @@ class FileFacts:
         )
 
 
-STRING_READERS = {"getattr", "hasattr", "delattr"}
+STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 # "{0.name}", "{self.name!r:>10}": attribute references inside str.format fields
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
 FIELD_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 INTROSPECTORS = {"vars", "asdict", "dataclasses.asdict", "attr.asdict", "attrs.asdict"}
 LISTED_NAMES = ("__slots__", "__match_args__")
+# a computed name read on an object of unknown class needs this much constant text to say which names it reads
+UNTYPED_PATTERN_TEXT = 3
 
 
 def is_constructor(callee: str | None) -> bool:
@@ -91,11 +109,23 @@ def is_constructor(callee: str | None) -> bool:
     return bool(callee) and callee.rsplit(".", 1)[-1][:1].isupper()
 
 
+def constructor_of(callee: str | None) -> str | None:
+    """The class a call of `callee` makes, by its short name, if the callee is a capitalised name."""
+    return callee.rsplit(".", 1)[-1] if callee and is_constructor(callee) else None
+
+
+def mangled(name: str, cls: str | None) -> str:
+    """`__token` as Python stores it when written or read inside class `_Mangled`: `_Mangled__token`."""
+    if cls and name.startswith("__") and not name.endswith("__") and cls.strip("_"):
+        return f"_{cls.lstrip('_')}{name}"
+    return name
+
+
 class FactsBuilder:
     """The rules that turn what a traversal meets into facts, whichever library parsed the file.
 
-    The libcst collector below and the `ast` summary (summary.py) both report to it, so both
-    produce the same facts from the same source.
+    The `ast` summary (summary.py) makes the index's facts; the libcst collector (cst_facts.py) reports to the
+    same builder, its reads all of unknown class, for a file only libcst can parse.
     """
 
     def __init__(self, scope: Scope) -> None:
@@ -103,39 +133,77 @@ class FactsBuilder:
         self.facts = FileFacts(path="")
         self.class_stack: list[str] = []
 
-    def store(self, name: str, line: int, col: int, owner: str | None, constructed: bool) -> None:
-        """`owner.name = value`; `constructed`: the value is a call of a capitalised name."""
+    def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
+              shared: bool) -> None:
+        """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
+        may be an object held elsewhere too."""
         receiver = self.scope.receiver
         self.facts.writes.append(
             Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "",
-                  receiver is not None and owner == receiver, constructed)
+                  receiver is not None and owner == receiver, constructor, shared)
         )
 
-    def read(self, name: str, owner: str | None) -> None:
-        self.facts.reads.add(name)
-        receiver = self.scope.receiver
-        if receiver and owner == receiver:
-            self.facts.receiver_reads.setdefault(self.scope.owner_class, set()).add(name)
-            if name == "__dict__":
-                self._class_reads_all()
+    def read(self, name: str, on: str | None, as_written: bool = True) -> None:
+        """A read of attribute `name` of an object of class `on` (None: of any class). Names as written in the
+        source are mangled as Python does; those given as strings (`getattr`) are not."""
+        if as_written:
+            name = mangled(name, self.scope.owner_class)
+        if on is None:
+            self.facts.reads.add(name)
+        else:
+            self.facts.class_reads.setdefault(on, set()).add(name)
 
-    def call(self, callee: str | None, strings: list[str | None], first_argument: str | None) -> None:
-        """A call, with the string value of each positional argument and the name of the first one."""
+    def read_on_attribute(self, name: str, attribute: str, as_written: bool = True) -> None:
+        """A read of `name` on `self.attribute`: of the classes the attribute is assigned objects of."""
+        cls = self.scope.owner_class
+        if cls is None:
+            return self.read(name, None, as_written)
+        names = self.facts.attribute_reads.setdefault(cls, {}).setdefault(mangled(attribute, cls), set())
+        names.add(mangled(name, cls) if as_written else name)
+
+    def feed(self, name: str) -> None:
+        """A read of `self.name` whose value only goes back into the attribute itself."""
+        cls = self.scope.owner_class
+        if cls:
+            self.facts.fed.setdefault(cls, set()).add(mangled(name, cls))
+
+    def read_pattern(self, pattern: str, on: str | None) -> None:
+        """A computed name, as a glob pattern of its constant parts: `_*_ema`."""
+        if "*" not in pattern:
+            self.read(pattern, on, as_written=False)
+        elif on is not None or len(pattern.replace("*", "")) >= UNTYPED_PATTERN_TEXT:
+            self.facts.patterns.setdefault(on or "", set()).add(pattern)
+
+    def call(self, callee: str | None, names: list[list[str] | None], on: str | None) -> None:
+        """A call, with the names each positional argument can spell (constant strings, or glob patterns of
+        computed ones; None where unknown) and the class of the first argument (None: unknown)."""
         callee = callee or ""
-        if callee in STRING_READERS and len(strings) >= 2 and strings[1]:
-            self.facts.reads.add(strings[1])
+        if callee in STRING_READERS and len(names) >= 2 and names[1]:
+            for pattern in names[1]:
+                self.read_pattern(pattern, on)
         elif callee.rsplit(".", 1)[-1] == "attrgetter":
-            for value in strings:
-                if value:
-                    self.facts.reads.update(value.split("."))
-        elif callee in INTROSPECTORS and first_argument and first_argument == self.scope.receiver:
-            self._class_reads_all()
+            for patterns in names:
+                for pattern in patterns or ():
+                    if "*" not in pattern:
+                        self.facts.reads.update(pattern.split("."))
+
+    def reads_all(self) -> None:
+        """The class's behaviour depends on every attribute (it compares, hashes, serialises or returns them)."""
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        if info is not None and not info.reads_all:
+            self.facts.classes[cls] = info._replace(reads_all=True)
+
+    def documented(self, name: str) -> None:
+        """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
+        assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`)."""
+        self.facts.documented.add(name)
 
     def documented_store(self, name: str, owner: str | None) -> None:
         """`owner.name = ...` with Sphinx attribute documentation: a `#:` comment on the line above (at the
         statement's indentation) or at the end of its line, or a string statement right after it."""
         if owner is not None and owner == self.scope.receiver:
-            self.facts.documented.add(name)
+            self.documented(name)
 
     def import_module(self, module: str, alias: str | None) -> None:
         """`import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`."""
@@ -157,7 +225,7 @@ class FactsBuilder:
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
-        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False)
+        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False)
         self.class_stack.append(name)
 
     def leave_class(self) -> None:
@@ -165,13 +233,14 @@ class FactsBuilder:
 
     def method(self, name: str, decorators: list[str]) -> None:
         """A function defined directly in a class body (called once the scope has entered it)."""
-        if name == "__setattr__":
-            self._class_reads_all()
+        cls = self._current_class()
+        if name == "__setattr__" and not cls.registers:
+            self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         for decorator in decorators:
             # `@x.setter` turns `self.x = v` into a call of the setter
             if decorator.endswith((".setter", ".deleter")):
                 self.facts.reads.add(decorator.split(".")[0])
-        self._current_class().body_names.append(name)
+        cls.methods.append(name)
 
     def class_binding(self, targets: list[str], listed: list[str]) -> None:
         """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`."""
@@ -183,12 +252,6 @@ class FactsBuilder:
 
     def _current_class(self) -> ClassInfo:
         return self.facts.classes[self.class_stack[-1]]
-
-    def _class_reads_all(self) -> None:
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
-        if info is not None and not info.reads_all:
-            self.facts.classes[cls] = info._replace(reads_all=True)
 
 
 def python_syntax_error(error: SyntaxError) -> str:

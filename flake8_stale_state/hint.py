@@ -1,15 +1,15 @@
-""""Did you mean": the read attribute whose name is closest to a dead one."""
+""""Did you mean": the read attribute whose name is close to a dead one, by its words or by a typo."""
 
 from __future__ import annotations
 
 import difflib
 import functools
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-TYPO_CUTOFF = 0.85  # difflib ratio: one character off in a name of seven
-SHARED_CUTOFF = 2 / 3  # two thirds of the two names' words in common
+SHORT = 3  # names of this many letters or fewer are hinted only at a one-letter typo of a name read in the class
+LONG_ONE_WORD = 5  # a name of one word this long is specific enough to point at a name of two holding it
 
 
 @functools.cache  # names repeat across a package's findings
@@ -27,58 +27,84 @@ def typo_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
 
 
-class NameMatcher:
-    """Finds, among many names, the one closest to a given name."""
-
-    def __init__(self, names: Collection[str]) -> None:
-        self.by_token: dict[str, set[str]] = {}
-        self.one_word: dict[int, list[str]] = {}  # length -> names of a single word
-        for name in names:
-            words = tokens(name)
-            for token in words:
-                self.by_token.setdefault(token, set()).add(name)
-            if len(words) == 1:
-                self.one_word.setdefault(len(name), []).append(name)
-
-    def candidates(self, name: str) -> Iterable[str]:
-        words = tokens(name)
-        for token in words:
-            yield from self.by_token.get(token, ())
-        if len(words) != 1:
-            return  # a typo in one word of several keeps the others, so it shares a word: found above
-        # a misspelt single word shares none; the ratio is at most 2 * shorter / (sum of lengths), so
-        # passing TYPO_CUTOFF bounds the length difference
-        spread = int(len(name) * (2 / TYPO_CUTOFF - 1)) + 1
-        lengths = range(len(name) - spread, len(name) + spread + 1)
-        similar = [n for length in lengths for n in self.one_word.get(length, ())]
-        yield from difflib.get_close_matches(name, similar, n=3, cutoff=TYPO_CUTOFF)
-
-    def closest(self, name: str) -> str | None:
-        return closest(name, self.candidates(name))
+def edit_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent transpositions count once)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
 
 
-def is_close(name: str, candidate: str, same_class: bool) -> bool:
-    """A longer name holding every word of this one, most words shared, or a typo.
+def is_plural(a: str, b: str) -> bool:
+    """One word the plural of the other: `step`/`steps`, `box`/`boxes`, `entry`/`entries`."""
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 2 and longer in (shorter + "s", shorter + "es", shorter[:-1] + "ies")
 
-    The last needs two words or more outside the class: `data` is in too many names to point anywhere.
-    """
+
+def is_typo(a: str, b: str) -> bool:
+    """One word misspelt as another by a letter (`recieve`, `receive`), or made plural (`step`, `steps`)."""
+    return is_plural(a, b) or (min(len(a), len(b)) >= 4 and edit_distance(a, b) == 1)
+
+
+@functools.cache
+def words_in_order(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in WORD.findall(name))
+
+
+def keeps_order(name: str, candidate: str) -> bool:
+    """The words of `name` stand in `candidate` in the same order (a dropped word moves no other)."""
+    remaining = iter(words_in_order(candidate))
+    return all(word in remaining for word in words_in_order(name))
+
+
+def is_close(name: str, candidate: str) -> bool:
+    """The shapes a drift takes from the name readers use: the same words with other underscores (`_reason`,
+    `reason`), a word dropped (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt
+    or made plural (`total_step`, `total_steps`). A write with a word more than the read, or another word in
+    place of one (`mp` for `dp`), names something else."""
     mine, theirs = tokens(name), tokens(candidate)
-    if mine and mine <= theirs and (same_class or len(mine) >= 2):
+    if not mine or not theirs:
+        return False
+    if mine == theirs:
         return True
-    if shared_ratio(name, candidate) >= SHARED_CUTOFF:
-        return True
-    # a typo keeps the shape of the name: `recieve_buffer`, not `q_config` for `_config`
-    return len(mine) == len(theirs) and len(mine - theirs) <= 1 and typo_ratio(name, candidate) >= TYPO_CUTOFF
+    if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
+        return len(mine) >= 2 or len(next(iter(mine))) >= LONG_ONE_WORD
+    differing_mine, differing_theirs = mine - theirs, theirs - mine
+    return (len(mine) == len(theirs) and len(differing_mine) == 1 and len(differing_theirs) == 1
+            and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))
 
 
-def closest(name: str, candidates: Iterable[str], same_class: bool = False) -> str | None:
-    """Most shared words first, then fewest differing characters, then alphabetical; None if none is close."""
+def shares_half(name: str, candidate: str) -> bool:
+    """Half the words of each name or more in common (`end_time`, `end_event`): a likeness too weak alone,
+    enough with the evidence of the reader side of a drift."""
+    mine, theirs = tokens(name), tokens(candidate)
+    shared = {word for word in mine & theirs if len(word) >= SHORT}
+    return bool(shared) and 2 * len(shared) >= len(mine) and 2 * len(shared) >= len(theirs)
+
+
+def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = (),
+            likeness: Callable[[str, str], bool] = is_close) -> str | None:
+    """Most shared words first, then fewest differing characters, then alphabetical; None if none is alike.
+
+    A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`."""
     best = None
+    short = len(name.strip("_")) <= SHORT
+    if short and len(name.strip("_")) < 2:
+        return None  # every letter is a typo of every other
     for candidate in set(candidates) - {name}:
-        if candidate.startswith("__") and candidate.endswith("__") or not is_close(name, candidate, same_class):
+        if short:
+            if candidate not in same_class or edit_distance(name, candidate) != 1:
+                continue
+        elif not likeness(name, candidate):
             continue
-        shared, typo = shared_ratio(name, candidate), typo_ratio(name, candidate)
-        key = (-shared, -typo, candidate)
+        key = (-shared_ratio(name, candidate), -typo_ratio(name, candidate), candidate)
         if best is None or key < best:
             best = key
     return best[2] if best else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import multiprocessing
 import os
@@ -17,10 +18,9 @@ from pathlib import Path
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.checks import collectors
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import FileFacts, Write
-from flake8_stale_state.hint import NameMatcher
+from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_bases
+from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
@@ -29,12 +29,17 @@ FRAMEWORK_BASES = {
     "NamedTuple", "TypedDict", "BaseModel", "BaseSettings", "SQLModel", "Struct", "Model",
     "DeclarativeBase", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag",
 }
+# ctypes structures: every attribute written is the memory of a C struct, which foreign code reads.
+STRUCTURE_BASES = {"Structure", "Union", "BigEndianStructure", "LittleEndianStructure"}
 # torch.nn.Module registers submodules and parameters assigned to it and reads them back.
 MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"}
 # Exception bases from outside the package: Python's own, and any named as PEP 8 asks (`...Error`).
 BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
                       if isinstance(value, type) and issubclass(value, BaseException)}
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
+
+# bases that give their subclasses no instance attributes
+NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
 
@@ -45,6 +50,21 @@ def short(name: str) -> str:
 
 def is_exception_name(name: str) -> bool:
     return name in BUILTIN_EXCEPTIONS or name.endswith(EXCEPTION_SUFFIXES)
+
+
+def per_argument(method: Callable) -> Callable:
+    """A method of one argument whose results are kept on the instance, by argument: an index does not change
+    once built (a changed file makes a new one), and is asked the same question for each write of a class."""
+    kept = f"_{method.__name__}_by_argument"
+
+    @functools.wraps(method)
+    def remembered(self, argument):
+        results = self.__dict__.setdefault(kept, {})
+        if argument not in results:
+            results[argument] = method(self, argument)
+        return results[argument]
+
+    return remembered
 
 
 def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -67,7 +87,7 @@ class PackageIndex:
     root: Path
     files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
     framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
-    stdlib: StdlibClasses = field(default_factory=StdlibClasses)  # what the bases outside the package read
+    libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
@@ -87,8 +107,44 @@ class PackageIndex:
         return bases
 
     @cached_property
+    def class_children(self) -> dict[str, set[str]]:
+        """Class name (or the short name of a base from outside the package) -> the package's classes deriving
+        from it directly."""
+        children: dict[str, set[str]] = {}
+        for cls, bases in self.class_bases.items():
+            for base in bases:
+                children.setdefault(base, set()).add(cls)
+        return children
+
+    def _closure(self, start: str, step: Mapping[str, set[str]]) -> set[str]:
+        found, pending = {start}, [start]
+        while pending:
+            for following in step.get(pending.pop(), ()):
+                if following not in found:
+                    found.add(following)
+                    pending.append(following)
+        return found
+
+    @per_argument
+    def related(self, cls: str) -> frozenset[str]:
+        """The classes a read on an object of class `cls` can reach, and a write on one can be read from: `cls`,
+        its ancestors, its descendants, and the classes sharing a descendant with it (mixins). Bases from
+        outside the package are named but not followed: two classes sharing only such a base are siblings."""
+        return frozenset(ancestor for descendant in self._closure(cls, self.class_children)
+                         for ancestor in self._closure(descendant, self.class_bases))
+
+    @cached_property
+    def protocols(self) -> set[str]:
+        """Classes matched by shape, not by inheritance: a read on one can be a read on any class."""
+        return {cls for cls, bases in self.class_bases.items() if "Protocol" in bases}
+
+    def _is_known_class(self, cls: str) -> bool:
+        return (cls in self.class_bases or cls in self.class_children) and cls not in self.protocols
+
+    @cached_property
     def traits(self) -> dict[str, set[str]]:
-        """Class name -> {"framework", "module", "reads_all", "exception"}, inherited along bases within the package."""
+        """Class name -> {"framework", "module", "registers", "reads_all", "exception"}, inherited along bases
+        within the package."""
         configured = {short(name) for name in self.framework_bases}
         traits: dict[str, set[str]] = {}
         for facts in self.files.values():
@@ -100,10 +156,12 @@ class PackageIndex:
                     own.add("framework")
                 if any(short(b) in MODULE_BASES and (b == short(b) or "nn" in b.split(".")) for b in info.bases):
                     own.add("module")
-                if info.reads_all:
-                    own.add("reads_all")
+                if info.registers:
+                    own.add("registers")
                 if {short(n) for n in (*info.bases, *info.decorators)} & configured:
                     own.update(("framework", "reads_all"))  # fields and every attribute written count as read
+                if any(short(b) in STRUCTURE_BASES and (b == short(b) or "ctypes" in b.split(".")) for b in info.bases):
+                    own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
         return inherited_along(traits, self.class_bases)
@@ -112,39 +170,153 @@ class PackageIndex:
         return self.traits.get(cls, set()) if cls else set()
 
     @cached_property
-    def read_names(self) -> set[str]:
-        names: set[str] = set()
+    def reads_all_classes(self) -> set[str]:
+        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them)."""
+        return {cls for facts in self.files.values() for cls, info in facts.classes.items() if info.reads_all}
+
+    def reads_every_attribute(self, cls: str | None) -> bool:
+        """A class related to `cls` uses every attribute at once, or a configured framework base reads them."""
+        return bool(cls) and ("reads_all" in self.traits_of(cls) or bool(self.related(cls) & self.reads_all_classes))
+
+    @cached_property
+    def _reads(self) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
+        """Names read on objects of any class; by class, names read on its objects, names whose reads only feed
+        the attribute itself, and glob patterns of computed names (under "" those of any class)."""
+        anywhere: set[str] = set()
+        by_class: dict[str, set[str]] = {}
+        fed: dict[str, set[str]] = {}
+        patterns: dict[str, set[str]] = {}
         for facts in self.files.values():
-            names |= facts.reads
+            anywhere |= facts.reads
+            for cls, names in facts.class_reads.items():
+                (by_class.setdefault(cls, set()) if self._is_known_class(cls) else anywhere).update(names)
+            for cls, attributes in facts.attribute_reads.items():
+                for attribute, names in attributes.items():
+                    made = self.classes_assigned(cls, attribute)
+                    for target in made or [None]:
+                        known = target is not None and self._is_known_class(target)
+                        (by_class.setdefault(target, set()) if known else anywhere).update(names)
+            for cls, names in facts.fed.items():
+                fed.setdefault(cls, set()).update(names)
+            for cls, found in facts.patterns.items():
+                patterns.setdefault(cls if cls and self._is_known_class(cls) else "", set()).update(found)
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
-                    names.update(info.body_names)
-        return names
+                    by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
+        return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:
+        """(class, attribute) -> the classes its writes through self make objects of, None where some write
+        assigns anything else; and the attributes assigned on other objects than self (`obj.a = ...`)."""
+        made: dict[tuple[str, str], set[str] | None] = {}
+        elsewhere: set[str] = set()
+        for facts in self.files.values():
+            for write in facts.writes:
+                if not write.on_receiver or not write.cls:
+                    elsewhere.add(mangled(write.name, write.cls))
+                    continue
+                key = (write.cls, mangled(write.name, write.cls))
+                if write.constructor is None:
+                    made[key] = None
+                elif made.get(key, set()) is not None:
+                    made.setdefault(key, set()).add(write.constructor)
+        return made, elsewhere
+
+    def classes_assigned(self, cls: str, attribute: str) -> set[str] | None:
+        """The classes of the objects `self.attribute` holds in `cls`'s hierarchy, where every write of it there
+        is a call of a class and nothing else assigns it; None where that cannot be told."""
+        made, elsewhere = self._constructed
+        if attribute in elsewhere:
+            return None
+        classes: set[str] = set()
+        for related in self.related(cls):
+            found = made.get((related, attribute), set())
+            if found is None:
+                return None
+            classes |= found
+        return classes or None
+
+    @property
+    def read_names(self) -> set[str]:
+        """Names read on objects of any class: such a read reaches every attribute of that name."""
+        return self._reads[0]
+
+    @per_argument
+    def names_read_on(self, cls: str) -> frozenset[str]:
+        """Names read on objects of classes related to `cls` (through self, or a name of known class)."""
+        by_class = self._reads[1]
+        return frozenset().union(*(by_class.get(related, ()) for related in self.related(cls)))
+
+    def names_read_on_class(self, cls: str) -> frozenset[str]:
+        """Names read on objects of exactly `cls`."""
+        return frozenset(self._reads[1].get(cls, ()))
+
+    @per_argument
+    def names_fed_on(self, cls: str) -> frozenset[str]:
+        fed = self._reads[2]
+        return frozenset().union(*(fed.get(related, ()) for related in self.related(cls)))
+
+    @per_argument
+    def patterns_read_on(self, cls: str | None) -> tuple[str, ...]:
+        """Glob patterns of the computed names read on objects of classes related to `cls`, or of any class."""
+        patterns = self._reads[3]
+        classes = self.related(cls) if cls else frozenset()
+        return tuple(sorted(set().union(patterns.get("", ()), *(patterns.get(c, ()) for c in classes))))
+
+    @cached_property
+    def assigned_by_class(self) -> dict[str, set[str]]:
+        """Class name -> the names assigned on its objects (through self) or bound in its body."""
+        assigned: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for write in facts.writes:
+                if write.cls and write.on_receiver:
+                    assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
+            for cls, info in facts.classes.items():
+                assigned.setdefault(cls, set()).update(info.body_names, info.methods)
+        return assigned
+
+    @per_argument
+    def names_assigned_on(self, cls: str) -> frozenset[str]:
+        """Names assigned on objects of classes related to `cls`, or bound in their bodies."""
+        return frozenset().union(*(self.assigned_by_class.get(related, ()) for related in self.related(cls)))
+
+    @per_argument
+    def is_closed_hierarchy(self, cls: str) -> bool:
+        """Every base of the classes related to `cls` is the package's own (or `object`, `ABC`, ...): nothing
+        outside the package assigns their attributes."""
+        known = self.package_classes
+        return all(base in known or base in NEUTRAL_BASES
+                   for related in self.related(cls) for base in self.class_bases.get(related, ()))
+
+    @per_argument
+    def methods_of(self, cls: str) -> frozenset[str]:
+        """Methods and properties of the classes related to `cls`."""
+        related = self.related(cls)
+        return frozenset(name for facts in self.files.values() for owner, info in facts.classes.items()
+                         if owner in related for name in info.methods)
+
+    @cached_property
+    def package_classes(self) -> set[str]:
+        return {cls for facts in self.files.values() for cls in facts.classes}
 
     @cached_property
     def documented_names(self) -> set[str]:
-        """Attributes given Sphinx documentation where they are assigned: API for the package's users."""
+        """Attributes documented as API where they are assigned or in their class's docstring."""
         return set().union(*(facts.documented for facts in self.files.values()))
 
     @cached_property
-    def stdlib_reads(self) -> dict[str, set[str]]:
-        """Class name -> the names its standard-library bases read through `self`, inherited within the package."""
+    def library_reads(self) -> dict[str, set[str]]:
+        """Class name -> the names its bases from outside the package (the standard library, installed
+        libraries) read through `self`, inherited within the package."""
         own: dict[str, set[str]] = {}
         for facts in self.files.values():
             for cls, base in qualified_bases(facts):
-                own.setdefault(cls, set()).update(self.stdlib.class_reads(base))
+                own.setdefault(cls, set()).update(self.libraries.class_reads(base))
         return inherited_along(own, self.class_bases)
 
-    def stdlib_reads_of(self, cls: str | None) -> set[str]:
-        return self.stdlib_reads.get(cls, set()) if cls else set()
-
-    @cached_property
-    def receiver_reads(self) -> dict[str, set[str]]:
-        by_class: dict[str, set[str]] = {}
-        for facts in self.files.values():
-            for cls, names in facts.receiver_reads.items():
-                by_class.setdefault(cls, set()).update(names)
-        return by_class
+    def library_reads_of(self, cls: str | None) -> set[str]:
+        return self.library_reads.get(cls, set()) if cls else set()
 
     @cached_property
     def writes_by_name(self) -> dict[str, list[tuple[str, Write]]]:
@@ -153,10 +325,6 @@ class PackageIndex:
             for write in facts.writes:
                 by_name.setdefault(write.name, []).append((path, write))
         return by_name
-
-    @cached_property
-    def read_matcher(self) -> NameMatcher:
-        return NameMatcher(self.read_names)
 
     def relative(self, path: str) -> str:
         """A file's path as the package knows it: `deepspeed/runtime/pipe/module.py`."""
@@ -221,8 +389,8 @@ def make(kind: str, path: str, source: bytes | str) -> FileFacts:
 
 def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None
                     ) -> Callable[[Path], FileFacts | None]:
-    """Summaries of files outside any package (the standard library's): those `known` by path, the others
-    kept in `cache` like the package's."""
+    """Summaries of files outside any package (of the standard library, of installed libraries): those
+    `known` by path, the others kept in `cache` like the package's."""
     def summary(path: Path) -> FileFacts | None:
         if known and str(path) in known:
             return known[str(path)]

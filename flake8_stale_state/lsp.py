@@ -27,6 +27,7 @@ from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 from flake8_stale_state import __version__, config
 from flake8_stale_state.checks import CHECKS, dead_attribute
 from flake8_stale_state.engine import UNANALYSED, Analyzer
+from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import Finding, without_silenced
 from flake8_stale_state.settings import Settings
 
@@ -143,6 +144,9 @@ class StaleStateServer(LanguageServer):
             except Exception:
                 LOG.exception("stale-state: analysing %s failed", path)
                 continue
+            for missing in await self.analyse(self.analyzer.new_missing_bases):
+                self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
+                                                               f"stale-state: {missing.message()}"))
             if document.uri not in self.workspace.text_documents:
                 continue  # closed meanwhile: its diagnostics stay cleared
             lines = source.splitlines(keepends=True)
@@ -302,8 +306,9 @@ def main(argv: Sequence[str] = ()) -> int:
     try:
         # editors start the server in the workspace folder: its pyproject.toml / setup.cfg apply, as for the CLI
         settings = config.load({}).settings
-    except config.ConfigError as error:
+        server = build_server(settings)
+    except (config.ConfigError, NotAnEnvironment) as error:
         LOG.warning("stale-state: %s; using the defaults", error)
-        settings = Settings()
-    build_server(settings).start_io()
+        server = build_server(Settings())
+    server.start_io()
     return 0

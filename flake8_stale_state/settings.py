@@ -14,6 +14,7 @@ class Settings:
     cache_dir: Path | None = None  # None: the default location
     use_cache: bool = True
     framework_bases: tuple[str, ...] = ()  # base class or decorator names whose attribute writes count as read
+    python: Path | None = None  # the interpreter or virtual environment whose libraries bases come from
     prepass: bool = True  # the ast pre-pass decides which files libcst parses; findings are the same without
 
     def ignores(self, name: str) -> bool:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
-from flake8_stale_state.facts import FactsBuilder, FileFacts, is_constructor, python_syntax_error
+from flake8_stale_state.facts import INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error
 from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -43,6 +43,37 @@ GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block ass
 REBUILD_METHOD = "rebuild-method"  # a method appends to a list the class creates empty, resets it nowhere (SS102)
 SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
 SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a class that may see the copy (SS103)
+
+# Uses of a whole `self.__dict__` (or `vars(self)`, `asdict(self)`) that read no attribute: a debug
+# representation, state moved to another object, or a lookup of a name that normal lookup did not find.
+DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__", "__dir__", "repr", "describe",
+                 "print", "log"}
+DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debug_", "_debug_")
+STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
+LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
+DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
+STRING_NAMED = {"getattr", "hasattr", "delattr", "object.__getattribute__"}  # (object, name, ...)
+LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "format"}
+KEYED_DICT_METHODS = {"get", "setdefault", "pop"}
+WRITING_DICT_METHODS = {"update", "__setitem__", "clear"}
+# Statement-level calls that only change the object an attribute holds: a read that feeds the attribute itself.
+MUTATORS = {"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "discard", "remove",
+            "setdefault", "clear", "pop", "popleft"}
+FRESH_CALLS = {"list", "dict", "set", "frozenset", "tuple", "deque", "defaultdict", "OrderedDict", "Counter",
+               "bytearray", "int", "float", "str", "bool", "object", "collections.deque",
+               "collections.defaultdict", "collections.OrderedDict", "collections.Counter"}
+FRESH_VALUES = (ast.Constant, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListComp, ast.SetComp, ast.DictComp,
+                ast.GeneratorExp, ast.JoinedStr, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Lambda)
+# annotations that say nothing of the class of the value
+UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
+UNION_ANNOTATIONS = {"Optional", "Union"}
+# class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
+GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
+NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
+SPHINX_ATTRIBUTE = re.compile(
+    r"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|:attr:`~?(?:[\w.]*\.)?)(\w+)")
+ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)\s*(?:\(.*\))?\s*:")
+NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -76,15 +107,20 @@ def listed_strings(node: ast.expr | None) -> list[str]:
     return []
 
 
-def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
-    """Attributes stored to by an assignment target, through tuples, lists and stars."""
-    if isinstance(target, ast.Attribute):
+def stored(target: ast.expr, kind: type[ast.expr]) -> list:
+    """The nodes of `kind` an assignment target stores to, through tuples, lists and stars."""
+    if isinstance(target, kind):
         return [target]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [a for element in target.elts for a in attribute_targets(element)]
+        return [node for element in target.elts for node in stored(element, kind)]
     if isinstance(target, ast.Starred):
-        return attribute_targets(target.value)
+        return stored(target.value, kind)
     return []
+
+
+def attribute_targets(target: ast.expr) -> list[ast.Attribute]:
+    """Attributes stored to by an assignment target."""
+    return stored(target, ast.Attribute)
 
 
 def path_start(node: ast.expr) -> tuple[str | None, str | None]:
@@ -126,6 +162,156 @@ def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
             key = string_value(arguments[1])
             return (key, arguments[0]) if key is not None else None
     return None
+
+
+def is_fresh(value: ast.expr | None) -> bool:
+    """A value made by the assignment itself (a literal, a display, arithmetic, a constructor call), never an
+    object held elsewhere too."""
+    if isinstance(value, FRESH_VALUES):
+        return True
+    if isinstance(value, ast.Call):
+        callee = dotted_name(value.func)
+        return callee in FRESH_CALLS or constructor_of(callee) is not None
+    return False
+
+
+def annotation_classes(node: ast.expr | None) -> set[str] | None:
+    """The classes an annotation says a value is of, by short name: `Engine`, `Optional["Engine"]`,
+    `A | B | None`; None where it says anything else (`list[A]`, `Any`, `Callable[...]`)."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return set()
+        if not isinstance(node.value, str):
+            return None
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        return annotation_classes(node)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted_name(node)
+        short = name.rsplit(".", 1)[-1] if name else None
+        return None if short is None or short in UNTYPED_ANNOTATIONS else {short}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        parts = [annotation_classes(node.left), annotation_classes(node.right)]
+    elif isinstance(node, ast.Subscript) and (dotted_name(node.value) or "").rsplit(".", 1)[-1] in UNION_ANNOTATIONS:
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        parts = [annotation_classes(element) for element in elements]
+    else:
+        return None
+    if any(part is None for part in parts):
+        return None
+    return set().union(*parts)
+
+
+def name_patterns(node: ast.expr) -> list[str] | None:
+    """The names a computed attribute name can spell, as glob patterns of its constant parts:
+    `f"_{name}"` -> ["_*"], `prefix + "_ema"` -> ["*_ema"], `"a" if c else "b"` -> ["a", "b"]; None where
+    nothing of it is constant."""
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else None
+    if isinstance(node, ast.IfExp):
+        body, orelse = name_patterns(node.body), name_patterns(node.orelse)
+        return body + orelse if body is not None and orelse is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [[v.value] if isinstance(v, ast.Constant) else ["*"] for v in node.values]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        parts = [name_patterns(node.left) or ["*"], name_patterns(node.right) or ["*"]]
+    else:
+        return None
+    patterns = [""]
+    for options in parts:
+        patterns = [p + o for p in patterns for o in options]
+    patterns = [re.sub(r"\*+", "*", p) for p in patterns]
+    return None if all(p == "*" for p in patterns) else patterns
+
+
+def docstring_attributes(doc: str) -> set[str]:
+    """Attributes a class docstring lists: a Google `Attributes:` section, a NumPy `Attributes` section,
+    Sphinx `:ivar name:` fields and `.. attribute:: name` directives."""
+    found = set(SPHINX_ATTRIBUTE.findall(doc))
+    lines = doc.expandtabs().splitlines()
+
+    def depth(line: str) -> int:
+        return len(line) - len(line.lstrip())
+
+    def numpy_header(at: int) -> bool:
+        return at + 1 < len(lines) and lines[at].strip().isidentifier() and bool(NUMPY_RULE.match(lines[at + 1]))
+
+    for number, line in enumerate(lines):
+        google = bool(GOOGLE_SECTION.match(line))
+        numpy = line.strip() == "Attributes" and numpy_header(number)
+        if not google and not numpy:
+            continue
+        indent, entry_indent = depth(line), None
+        for at in range(number + (2 if numpy else 1), len(lines)):
+            entry = lines[at]
+            if not entry.strip():
+                continue
+            if depth(entry) < indent or (google and depth(entry) == indent) or (numpy and numpy_header(at)):
+                break  # back at the header's indentation, or the next NumPy section
+            entry_indent = depth(entry) if entry_indent is None else entry_indent
+            match = (ENTRY if google else NUMPY_ENTRY).match(entry)
+            if depth(entry) == entry_indent and match:
+                found.add(match.group(2))
+    return found
+
+
+@dataclass
+class FunctionLocals:
+    """What the names local to one function are bound to, so that reads on them can be told apart by class.
+
+    A name is of known class when every binding of it in the function is a call of a class (`x = Engine()`) or
+    an annotation naming classes (`engine: Engine`); any other binding (a plain parameter, a loop, `with`,
+    another assignment, a closure's parameter) makes its reads reach every class."""
+
+    candidates: dict[str, set[str]] = field(default_factory=dict)
+    accepted: set[int] = field(default_factory=set)  # id() of the bindings that gave the candidates
+    untyped: set[str] = field(default_factory=set)
+    pending: list[tuple[str, str, str]] = field(default_factory=list)  # (local name, kind, name or pattern)
+    strings: dict[str, set[str]] = field(default_factory=dict)  # local name -> the constant strings bound to it
+
+    def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
+        if classes:
+            self.candidates.setdefault(name, set()).update(classes)
+            self.accepted.add(id(node))
+        else:
+            self.untyped.add(name)
+
+    def classes_of(self) -> dict[str, set[str]]:
+        """Local name -> its classes, once the whole function is seen."""
+        return {name: classes for name, classes in self.candidates.items() if name not in self.untyped}
+
+    def unbind(self, name: str, node: ast.AST) -> None:
+        """Any other binding of the name: a loop, `with`, an import, a lambda's parameter, ..."""
+        if id(node) not in self.accepted:
+            self.untyped.add(name)
+
+
+def narrowed(test: ast.expr) -> dict[str, set[str]] | None:
+    """`isinstance(x, A)`, `isinstance(x, (A, B))`, or one of them first in an `and`: {"x": {"A", "B"}}."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        test = test.values[0]
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+        return None
+    kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    names = [dotted_name(kind) for kind in kinds]
+    if not names or not all(names):
+        return None
+    return {test.args[0].id: {name.rsplit(".", 1)[-1] for name in names}}
+
+
+def bound_strings(value: ast.expr | None) -> list[str]:
+    """The constant strings a value can be: `"a"`, `"a" if c else "b"`, `options.get("k", "a")`."""
+    if value is None:
+        return []
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("get", "pop") \
+            and len(value.args) == 2:
+        value = value.args[1]
+    return [p for p in name_patterns(value) or () if "*" not in p]
 
 
 @dataclass
@@ -308,6 +494,12 @@ class Summarizer(ast.NodeVisitor):
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
+        self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
+        self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
+        self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
+        self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
+        self.moving_depth = 0  # inside a value moved to another object's `__dict__`
+        self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
@@ -352,15 +544,71 @@ class Summarizer(ast.NodeVisitor):
         self.visit_block(node)
         self.loops -= 1
 
-    def visit_comprehension(self, node: ast.AST) -> None:
-        self.loops += 1
+    def visit_comprehension_expression(self, node: ast.AST) -> None:
+        self.loops += 1  # SS102: an append per element
         self.generic_visit(node)
         self.loops -= 1
 
-    visit_For = visit_AsyncFor = visit_While = visit_loop
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension
-    visit_Module = visit_With = visit_AsyncWith = visit_block
-    visit_Try = visit_TryStar = visit_ExceptHandler = visit_match_case = visit_block
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
+    visit_Module = visit_block
+    visit_While = visit_loop
+    visit_Try = visit_TryStar = visit_match_case = visit_block
+
+    # Bindings of local names other than `name = Cls(...)` and `name: Cls`: their reads reach every class.
+
+    def _unbind(self, targets: list[ast.expr]) -> None:
+        if self.functions:
+            for name in (n for target in targets for n in stored(target, ast.Name)):
+                self.functions[-1].unbind(name.id, name)
+
+    def _unbind_named(self, names: list[str], everywhere: bool = False) -> None:
+        for local in (self.functions if everywhere else self.functions[-1:]):
+            local.untyped.update(names)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self._unbind([node.target])
+        self.visit_loop(node)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        self._unbind([item.optional_vars for item in node.items if item.optional_vars is not None])
+        self.visit_block(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self._unbind_named([node.name])
+        self.visit_block(node)
+
+    visit_AsyncFor, visit_AsyncWith = visit_For, visit_With
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._unbind([node.target])
+        self.generic_visit(node)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self._unbind([node.target])
+        self.generic_visit(node)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        if self.functions:
+            self.functions[-1].unbind(node.arg, node)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        self._unbind_named(list(node.names), everywhere=True)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_MatchAs(self, node: ast.MatchAs | ast.MatchStar) -> None:
+        if node.name:
+            self._unbind_named([node.name])
+        self.generic_visit(node)
+
+    visit_MatchStar = visit_MatchAs
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        if node.rest:
+            self._unbind_named([node.rest])
+        self.generic_visit(node)
 
     def _doc_comment(self, node: ast.stmt) -> bool:
         """A `#:` comment on the line above, at the statement's indentation, or at the end of its last line."""
@@ -434,7 +682,18 @@ class Summarizer(ast.NodeVisitor):
         self._documented(node, node.targets)
         if len(node.targets) == 1:
             self._seed(node.targets[0], node.value)
-        self.generic_visit(node)
+            self._bind_local(node.targets[0], node.value)
+        self._unbind(node.targets)
+        for target in node.targets:
+            self._feed_item(target)
+        if len(node.targets) == 1:  # in `n = self.n = self.n + 1` the value goes elsewhere too
+            self._feed_self(node.targets[0], node.value)
+        if any(isinstance(t, ast.Attribute) and t.attr == "__dict__" for t in node.targets):
+            self.moving_depth += 1  # `copy.__dict__ = self.__dict__.copy()` moves state, reads none of it
+            self.generic_visit(node)
+            self.moving_depth -= 1
+        else:
+            self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._list_bindings(node, [node.target], node.value)
@@ -442,7 +701,133 @@ class Summarizer(ast.NodeVisitor):
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
         self._seed(node.target, node.value)
+        if isinstance(node.target, ast.Name) and self.functions:
+            self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
+        self._feed_item(node.target)
         self.generic_visit(node)
+
+    # Reads and what they are read on.
+
+    def _on(self, node: ast.expr) -> tuple[set[str] | None, str | None]:
+        """The classes an object is known to be of, or the local name whose class is known at the function's
+        end: `self`, `cls`, `super()`, `type(self)`, `self.__class__` -> ({the class}, None); `x` inside
+        `if isinstance(x, A):` -> ({"A"}, None); `engine` -> (None, "engine"); (None, None) for an object of
+        unknown class."""
+        receiver = self.scope.receiver
+        if isinstance(node, ast.Name):
+            if receiver is not None and node.id == receiver:
+                return {self.scope.owner_class}, None
+            for narrowing in reversed(self.narrowings):
+                if node.id in narrowing:
+                    return narrowing[node.id], None
+            local = self.functions[-1] if self.functions else None
+            if local is not None and node.id in local.candidates and node.id not in local.untyped:
+                return None, node.id
+            return None, None
+        if receiver is not None:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id == "super" or (node.func.id == "type" and len(node.args) == 1
+                                               and self._is_receiver(node.args[0])):
+                    return {self.scope.owner_class}, None
+            if isinstance(node, ast.Attribute) and node.attr == "__class__" and self._is_receiver(node.value):
+                return {self.scope.owner_class}, None
+        return None, None
+
+    def _is_receiver(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id is not None and node.id == self.scope.receiver
+
+    def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
+        attribute = self._self_attribute(owner)
+        if attribute is not None and not pattern and attribute.attr != "__class__":
+            self.builder.read_on_attribute(name, attribute.attr, as_written)
+            return
+        classes, local = self._on(owner)
+        if local is not None:
+            kind = "pattern" if pattern else ("read" if as_written else "string")
+            self.functions[-1].pending.append((local, kind, name))
+            return
+        for cls in classes or [None]:
+            if pattern:
+                self.builder.read_pattern(name, cls)
+            else:
+                self.builder.read(name, cls, as_written)
+
+    def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
+        """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
+        a computed attribute name may be."""
+        if not isinstance(target, ast.Name) or not self.functions:
+            return
+        local = self.functions[-1]
+        if isinstance(value, ast.Call):
+            made = constructor_of(dotted_name(value.func))
+            local.bind(target.id, {made} if made else None, target)
+        local.strings.setdefault(target.id, set()).update(bound_strings(value))
+
+    def _strings_bound_to(self, name: str) -> list[str]:
+        """The constant strings a name is bound to in the functions around the node (closures see their
+        enclosing functions' names)."""
+        return sorted(set().union(*(local.strings.get(name, ()) for local in self.functions)))
+
+    def _self_attribute(self, node: ast.expr) -> ast.Attribute | None:
+        """`self.X` itself, else None."""
+        if isinstance(node, ast.Attribute) and self._is_receiver(node.value) and node.attr != "__dict__":
+            return node
+        return None
+
+    def _feed_item(self, target: ast.expr) -> None:
+        """`self.X[k] = v`, `del self.X[k]`: the read of `self.X` only changes what it holds."""
+        if isinstance(target, ast.Subscript):
+            attribute = self._self_attribute(target.value)
+            if attribute is not None:
+                self.fed.add(id(attribute))
+
+    def _feed_self(self, target: ast.expr, value: ast.expr | None) -> None:
+        """`self.n = self.n + 1`: the reads of `self.n` in the value only feed the attribute itself."""
+        attribute = self._self_attribute(target)
+        if attribute is not None and value is not None:
+            for node in ast.walk(value):
+                if isinstance(node, ast.Attribute) and node.attr == attribute.attr and self._is_receiver(node.value):
+                    self.fed.add(id(node))
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        """`self.items.append(x)` as a statement only changes what the attribute holds."""
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in MUTATORS:
+            attribute = self._self_attribute(call.func.value)
+            if attribute is not None:
+                self.fed.add(id(attribute))
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self._unbind(node.targets)
+        for target in node.targets:
+            self._feed_item(target)
+        self.generic_visit(node)
+
+    # `self.__dict__`, `vars(self)` and `asdict(self)`: which attributes they read.
+
+    def _is_receiver_dict(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Attribute):
+            return node.attr == "__dict__" and self._is_receiver(node.value)
+        return (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+                and dotted_name(node.func) in INTROSPECTORS and self._is_receiver(node.args[0]))
+
+    def _whole_object(self) -> None:
+        """A use of every attribute at once: a read of all of them, but where it only represents the object for
+        debugging, moves its state to another object, or looks up a name normal lookup did not find."""
+        method = self.scope.method or ""
+        if (self.debug_depth or self.moving_depth or method in DEBUG_METHODS or method in STATE_METHODS
+                or method in LOOKUP_METHODS or method.startswith(DEBUG_PREFIXES)):
+            return
+        self.builder.reads_all()
+
+    def _keyed_dict_read(self, key: ast.expr) -> None:
+        """`self.__dict__[K]` and its like read K; a computed key reads whatever it names."""
+        name = string_value(key)
+        if name is not None:
+            self.builder.read(name, self.scope.owner_class, as_written=False)
+        elif (self.scope.method or "") not in LOOKUP_METHODS:
+            self._whole_object()
 
     def _seed(self, target: ast.expr, value: ast.expr | None) -> None:
         """`OWNER.K = CFG['K']` (any keyed access of K) may seed an attribute from a config; a local name bound
@@ -476,20 +861,31 @@ class Summarizer(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.builder.import_module(alias.name, alias.asname)
+        if self.functions:
+            self._unbind_named([(alias.asname or alias.name).split(".")[0] for alias in node.names])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
             self.builder.import_from(node.level or 0, node.module, alias.name, alias.asname)
+        if self.functions:
+            self._unbind_named([alias.asname or alias.name for alias in node.names])
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        # `self.x += 1` reads the attribute; ast marks its target as a store
         if isinstance(node.op, ast.Add):
-            self._list_append(node.target, per_element=True)
-        if isinstance(node.target, ast.Attribute):
-            self.builder.read(node.target.attr, dotted_name(node.target.value))
-            self.visit(node.target.value)
+            self._list_append(node.target, per_element=True)  # SS102
+        # `obj.x += 1` reads the attribute; ast marks its target as a store. On `self` the read only feeds the
+        # attribute itself: a counter nobody looks at.
+        target = node.target
+        if isinstance(target, ast.Attribute):
+            if self._self_attribute(target) is not None:
+                self.builder.feed(target.attr)
+            else:
+                self._read(target.attr, target.value)
+            self.visit(target.value)
         else:
-            self.visit(node.target)
+            self._unbind([target])
+            self._feed_item(target)
+            self.visit(target)
         self.visit(node.value)
 
     def _on_receiver(self, node: ast.Attribute) -> bool:
@@ -499,32 +895,57 @@ class Summarizer(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if self.class_lists and id(node) not in self.called and self._on_receiver(node):
             self.class_lists[-1].run_again.add(node.attr)  # a method handed out as a callback (SS102)
-        owner = dotted_name(node.value)
         if not isinstance(node.ctx, ast.Store):
-            self.builder.read(node.attr, owner)
+            if id(node) in self.fed:
+                self.builder.feed(node.attr)
+            elif node.attr == "__dict__" and self._is_receiver(node.value):
+                if id(node) not in self.whole_handled:
+                    self._whole_object()
+            else:
+                self._read(node.attr, node.value)
             if isinstance(node.ctx, ast.Load):
                 self._keyed_read(node)
         else:
             value = self.values.pop(id(node), None)
-            constructed = isinstance(value, ast.Call) and is_constructor(dotted_name(value.func))
+            made = constructor_of(dotted_name(value.func)) if isinstance(value, ast.Call) else None
             column = self.source.column(node.lineno, node.col_offset)
-            self.builder.store(node.attr, node.lineno, column, owner, constructed)
+            self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value))
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        if self._is_receiver_dict(node.value):
+            self.whole_handled.add(id(node.value))
+            if isinstance(node.ctx, ast.Load):
+                self._keyed_dict_read(node.slice)
         if isinstance(node.ctx, ast.Load):
             self._keyed_read(node)
         self.generic_visit(node)
 
+    def visit_Compare(self, node: ast.Compare) -> None:
+        """`K in self.__dict__` reads K; a computed name's membership reads nothing."""
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                and self._is_receiver_dict(node.comparators[0]):
+            self.whole_handled.add(id(node.comparators[0]))
+            name = string_value(node.left)
+            if name is not None:
+                self.builder.read(name, self.scope.owner_class, as_written=False)
+        self.generic_visit(node)
+
     def visit_Call(self, node: ast.Call) -> None:
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
-        first = positional[0] if positional else None
-        self.builder.call(
-            dotted_name(node.func), [string_value(arg) for arg in positional],
-            first.id if isinstance(first, ast.Name) else None,
-        )
-        self._keyed_read(node)
+        callee = dotted_name(node.func)
         func = node.func
+        if positional and callee in STRING_NAMED:
+            computed = positional[1] if len(positional) >= 2 else None
+            patterns = name_patterns(computed) if computed is not None else None
+            if patterns is None and isinstance(computed, ast.Name):
+                patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
+            for pattern in patterns or ():
+                self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
+        else:
+            self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
+                              None)
+        self._keyed_read(node)
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
             if self.class_lists and self.scope.method not in CONSTRUCTORS and self._on_receiver(func):
@@ -543,7 +964,39 @@ class Summarizer(ast.NodeVisitor):
                   and id(node) in self.method_lists[-1].top and isinstance(func.value, ast.Attribute)
                   and dotted_name(func.value.value) == self.method_lists[-1].receiver):
                 self.method_lists[-1].reset.add(func.value.attr)
+        if self._is_receiver_dict(node):
+            if id(node) not in self.whole_handled:
+                self._whole_object()
+        elif isinstance(func, ast.Attribute) and self._is_receiver_dict(func.value):
+            self.whole_handled.add(id(func.value))
+            if func.attr in KEYED_DICT_METHODS and positional:
+                self._keyed_dict_read(positional[0])
+            elif func.attr not in WRITING_DICT_METHODS:
+                self._whole_object()  # items(), values(), copy(), ...
+        if callee in DEBUG_CALLS or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS):
+            self.debug_depth += 1
+            self.generic_visit(node)
+            self.debug_depth -= 1
+        elif isinstance(func, ast.Attribute) and func.attr in WRITING_DICT_METHODS and func.attr != "clear" \
+                and isinstance(func.value, ast.Attribute) and func.value.attr == "__dict__":
+            self.moving_depth += 1  # `other.__dict__.update(self.__dict__)` moves state
+            self.generic_visit(node)
+            self.moving_depth -= 1
+        else:
+            self.generic_visit(node)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> None:
+        self.debug_depth += 1
         self.generic_visit(node)
+        self.debug_depth -= 1
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            self.debug_depth += 1  # "%s" % (self.__dict__,)
+            self.generic_visit(node)
+            self.debug_depth -= 1
+        else:
+            self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):
@@ -559,7 +1012,17 @@ class Summarizer(ast.NodeVisitor):
         if may_rebuild(node):
             self.builder.facts.signals.add(GUARDED_LOOP)
         self._note_attribute_docstrings(node)
-        self.generic_visit(node)
+        narrowing = narrowed(node.test)
+        if narrowing is None:
+            self.generic_visit(node)
+            return
+        self.narrowings.append(narrowing)  # in the test (after the isinstance) and the block it guards
+        self.visit(node.test)
+        for statement in node.body:
+            self.visit(statement)
+        self.narrowings.pop()
+        for statement in node.orelse:
+            self.visit(statement)
 
     # Classes and functions are entered before their decorators, bases and parameters are
     # visited, as the libcst traversal does.
@@ -569,6 +1032,10 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self._note_attribute_docstrings(node)
+        doc = ast.get_docstring(node, clean=False)
+        if doc:
+            for name in docstring_attributes(doc):
+                self.builder.documented(name)
         self.generic_visit(node)
         lists = self.class_lists.pop()
         if lists.may_rebuild():
@@ -602,8 +1069,18 @@ class Summarizer(ast.NodeVisitor):
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
+        local = FunctionLocals()
+        for argument in every:
+            if argument.arg != self.scope.receiver:
+                local.bind(argument.arg, annotation_classes(argument.annotation), argument)
+        with_defaults = positional[len(positional) - len(arguments.defaults):] + arguments.kwonlyargs
+        for argument, default in zip(with_defaults, [*arguments.defaults, *arguments.kw_defaults]):
+            local.strings.setdefault(argument.arg, set()).update(bound_strings(default))
+        self.functions.append(local)
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
+        self.functions.pop()
+        self._resolve(local)
         if lists is not None:
             self.method_lists.pop()
             if not lists.never:
@@ -612,6 +1089,16 @@ class Summarizer(ast.NodeVisitor):
             for key, words in self.methods.pop().keys().items():
                 self.class_keys[-1].seeded.setdefault(key, set()).update(words)
         self.scope.leave()
+
+    def _resolve(self, local: FunctionLocals) -> None:
+        """The reads on the function's local names, once its every binding of them is known."""
+        classes = local.classes_of()
+        for name, kind, read in local.pending:
+            for cls in classes.get(name) or [None]:
+                if kind == "pattern":
+                    self.builder.read_pattern(read, cls)
+                else:
+                    self.builder.read(read, cls, as_written=kind == "read")
 
     visit_AsyncFunctionDef = visit_FunctionDef
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,23 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, list[str], 
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out.splitlines(), err
+
+
+PARSE_COUNTING_RUN = """\
+import ast, sys
+from flake8_stale_state import cli
+parsed = []
+parse = ast.parse
+ast.parse = lambda *args, **kwargs: parsed.append(1) or parse(*args, **kwargs)
+code = cli.main(sys.argv[1:])
+print(code, len(parsed), 'libcst' in sys.modules)
+"""
+
+
+def counting_parses(cwd: Path, cache: Path, *argv: str) -> list[str]:
+    """`stale-state ARGV` in a fresh process with the facts cache `cache`: its exit code, how many times it
+    called `ast.parse`, and whether it loaded libcst."""
+    result = subprocess.run([sys.executable, "-c", PARSE_COUNTING_RUN, *argv], cwd=cwd, capture_output=True,
+                            text=True, env={**os.environ, "STALE_STATE_CACHE_DIR": str(cache)})
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()[-3:]

@@ -36,3 +36,27 @@ def sdist(name: str, version: str) -> Path:
                 if not folder.is_dir():
                     raise
     return folder
+
+
+def environment(name: str, version: str) -> Path:
+    """A virtual environment holding the released `name==version` without its dependencies (its code is only
+    read, never run), e.g. ~/.cache/stale-state/envs/twisted-26.10.0."""
+    folder = CORPORA.parent / "envs" / f"{name}-{version}"
+    if folder.is_dir():
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder.parent) as building:
+        built = Path(building) / folder.name
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(built)], check=True)
+        site_packages = built / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile", "--target",
+             str(site_packages), f"{name}=={version}"],
+            check=True,
+        )
+        try:  # atomic, as for the sdists: a concurrent test never sees half an environment
+            built.rename(folder)
+        except OSError:
+            if not folder.is_dir():
+                raise
+    return folder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, counting_parses
+from flake8_stale_state.facts import FileFacts
 from flake8_stale_state import cache as cache_module
 from flake8_stale_state import cli
 
@@ -46,8 +48,7 @@ def entries(project: Path) -> list[Path]:
 def poison(project: Path) -> None:
     """Entries claiming no writes: trusted, they would hide every finding."""
     for entry in entries(project):
-        entry.write_text('{"key": "%s", "facts": {"writes": [], "reads": [], "receiver_reads": {}, "classes": {}, '
-                         '"checks": {}, "signals": [], "documented": [], "imports": {}, "error": null}}' % entry.stem)
+        entry.write_text(json.dumps({"key": entry.stem, "facts": FileFacts(path="").to_data()}))
 
 
 def test_warm_cache_gives_the_same_findings(project, capsys):
@@ -169,25 +170,17 @@ def test_a_warm_run_parses_nothing_and_never_loads_libcst(tmp_path):
     """Neither the package's files nor the standard-library modules its classes derive from are parsed again,
     and libcst, which only parsing needs, is not even imported."""
     shutil.copytree(FIXTURES / "ss101" / "stdlib_base" / "pkg", tmp_path / "pkg")
-    probe = (
-        "import ast, sys\n"
-        "from flake8_stale_state import cli\n"
-        "parsed = []\n"
-        "parse = ast.parse\n"
-        "ast.parse = lambda *args, **kwargs: parsed.append(1) or parse(*args, **kwargs)\n"
-        "code = cli.main(['pkg'])\n"
-        "print(code, len(parsed), 'libcst' in sys.modules)\n"
-    )
-    env = {**os.environ, "STALE_STATE_CACHE_DIR": str(tmp_path / "cache")}
-
-    def run() -> list[str]:
-        result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
-        return result.stdout.split()[-3:]
-
-    exit_code, parsed, libcst_loaded = run()
+    shutil.copy(FIXTURES / "ss102" / "interval_cache" / "pkg" / "module.py", tmp_path / "pkg" / "cache_module.py")
+    exit_code, parsed, libcst_loaded = counting_parses(tmp_path, tmp_path / "cache", "pkg")
     assert exit_code == "1" and int(parsed) > 2 and libcst_loaded == "True"  # cold: the package, random.py, libcst
-    assert run() == ["1", "0", "False"]
+    assert counting_parses(tmp_path, tmp_path / "cache", "pkg") == ["1", "0", "False"]
+
+
+def test_a_package_only_ss101_reports_on_is_never_parsed_by_libcst(tmp_path):
+    """SS101's findings are the pre-pass's facts: libcst is for the checks that collect facts of their own."""
+    shutil.copytree(FIXTURES / "ss101" / "stdlib_base" / "pkg", tmp_path / "pkg")
+    exit_code, parsed, libcst_loaded = counting_parses(tmp_path, tmp_path / "cache", "pkg")
+    assert (exit_code, libcst_loaded) == ("1", "False") and int(parsed) > 2
 
 
 def test_workers_make_facts_of_the_file_as_it_is_now_and_keep_them_in_the_cache(tmp_path):

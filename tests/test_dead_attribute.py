@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import FIXTURES, REPO
@@ -10,8 +12,8 @@ from flake8_stale_state.hint import closest, tokens
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state import stdlib_bases
-from flake8_stale_state.stdlib_bases import StdlibClasses, qualified_name
+from flake8_stale_state import library_bases
+from flake8_stale_state.library_bases import LibraryClasses, qualified_name
 from flake8_stale_state.summary import summarize
 
 
@@ -30,9 +32,26 @@ def test_seed_message_names_package_and_the_attribute_readers_use():
 
 def test_hints_prefer_the_same_class_and_stay_silent_when_nothing_is_close():
     found = messages(FIXTURES / "ss101" / "hints" / "pkg" / "hints.py")
-    assert found[7].endswith("did you mean 'learning_rate_warmup'?")
+    assert found[7].endswith("did you mean 'warmup_steps'?")
     assert found[10].endswith("did you mean 'total_steps'?")
     assert "did you mean" not in found[13]
+
+
+def test_a_reader_of_a_name_nothing_assigns_outranks_a_class_wide_read():
+    path = FIXTURES / "ss101" / "class_wide" / "pkg" / "wholes.py"
+    found = messages(path)
+    DRIFTED = next(n for n, line in enumerate(path.read_text().splitlines(), 1) if "self.timeout_second =" in line)
+    assert found[DRIFTED].endswith("did you mean 'timeout_seconds'?")  # despite `vars(self) == vars(other)`
+    forgotten = next(n for n, line in enumerate(path.read_text().splitlines(), 1) if "self.forgotten =" in line)
+    assert "did you mean" not in found[forgotten]
+
+
+def test_hints_name_only_attributes_read_on_the_writes_own_classes():
+    path = FIXTURES / "ss101" / "by_class" / "pkg" / "engines.py"
+    found = messages(path)
+    size = next(n for n, line in enumerate(path.read_text().splitlines(), 1) if "self.size = 1  # expect" in line)
+    assert found[size] == "'size' is assigned but never read in package 'pkg'"
+    assert not any("did you mean" in message for message in found.values())
 
 
 def test_ignore_names_takes_globs():
@@ -49,11 +68,22 @@ def test_closest_rules():
     readers = ["activation_checkpoint_interval", "interval"]
     assert closest("checkpoint_interval", readers) == "activation_checkpoint_interval"
     assert closest("recieve_buffer", ["receive_buffer"]) == "receive_buffer"  # a typo
-    assert closest("data", ["input_data"]) is None  # one common word points nowhere outside the class
-    assert closest("data", ["input_data"], same_class=True) == "input_data"
+    assert closest("total_step", ["total_steps"]) == "total_steps"  # a plural
+    assert closest("_reason", ["reason"]) == "reason"  # the same words, another underscore
+    assert closest("warmup", ["warmup_steps"]) == "warmup_steps"  # one long word, held whole in a name of two
+    assert closest("losses", ["agg_additional_losses"]) is None  # one word of three
+    assert closest("resolve_label", ["allow_label_resolve"]) is None  # the words in another order
+    assert closest("loaded_mp_size", ["loaded_dp_size"]) is None  # another word in place of one
+    assert closest("fp32_actual_flat", ["fp32_flat"]) is None  # a word more than the readers'
+    assert closest("data", ["input_data"]) is None  # one short common word points nowhere
     assert closest("dir", ["__dir__"]) is None  # dunders are never the attribute meant
     assert closest("world_rank", ["WORLD"]) is None
     assert closest("q_config", ["_config"]) is None  # one character away, but another shape of name
+    assert closest("_unregister_fd", ["_register_fd"]) is None  # a word grown by a prefix is another word
+    assert closest("message_class", ["message_cls"]) is None  # two letters off a five-letter word
+    assert closest("lr", ["lt"]) is None  # a short name: only a typo of a name read in its own class
+    assert closest("lr", ["lt"], same_class={"lt"}) == "lt"
+    assert closest("lr", ["lrs", "lr_max"], same_class={"lrs", "lr_max"}) == "lrs"
 
 
 DOCUMENTATION_SHAPES = """\
@@ -132,7 +162,7 @@ def test_qualified_names_follow_imports():
 
 
 def test_standard_library_classes_and_their_bases_read_through_self():
-    class_reads = StdlibClasses().class_reads
+    class_reads = LibraryClasses().class_reads
     assert "gauss_next" in class_reads("random.Random")
     assert "terminator" in class_reads("logging.StreamHandler")
     # WSGIServer -> http.server.HTTPServer -> socketserver.TCPServer, across modules
@@ -147,16 +177,17 @@ def test_standard_library_modules_are_summarised_once_through_the_given_summaris
 
     def summarize_file(path):
         summarised.append(path.name)
-        return stdlib_bases.summarize_file(path)
+        return library_bases.summarize_file(path)
 
-    stdlib = StdlibClasses(summarize_file)
+    stdlib = LibraryClasses(summarize_file)
     assert "gauss_next" in stdlib.class_reads("random.Random")
     assert "gauss_next" in stdlib.class_reads("random.SystemRandom")
     assert summarised == ["random.py"]
 
 
 def test_the_standard_library_modules_named_as_bases_are_found_ahead():
-    from flake8_stale_state.stdlib_bases import STDLIB, base_modules
+    from flake8_stale_state.environment import Environment
+    from flake8_stale_state.library_bases import STDLIB, ModuleFinder, base_modules
     from flake8_stale_state.summary import summarize
 
     source = (
@@ -164,6 +195,7 @@ def test_the_standard_library_modules_named_as_bases_are_found_ahead():
         "class Quiet(logging.StreamHandler): pass\nclass Ordered(OrderedDict): pass\n"
         "class Array(numpy.ndarray): pass\nclass Mine(Base): pass\nclass Plain: pass\n"
     )
-    assert base_modules([summarize("m.py", source)]) == {
+    no_libraries = ModuleFinder(Environment(Path("/nowhere"), ()))
+    assert base_modules([summarize("m.py", source)], no_libraries) == {
         STDLIB / "logging" / "__init__.py", STDLIB / "collections" / "__init__.py",
     }

@@ -55,7 +55,7 @@ def test_rules_metadata(log):
             message_string(rule[field])
         assert rule["helpUri"].startswith(sarif.PROJECT_URL + "#" + rule["id"].lower() + "-")
         assert rule["defaultConfiguration"]["level"] in LEVELS
-    assert rules[0]["shortDescription"]["text"].startswith("`self.X = ...` where no attribute named X is read")
+    assert rules[0]["shortDescription"]["text"].startswith("`self.X = ...` where no read of X that can reach")
     assert "Bad" in rules[0]["help"]["text"] and "Good" in rules[0]["help"]["text"]
 
 

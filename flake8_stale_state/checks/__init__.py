@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 CHECKS = (dead_attribute, stale_cache, config_shadow)
 
 
+COLLECTING = (stale_cache.CODE, config_shadow.CODE)  # the codes whose checks collect libcst facts of their own
+
+
 def collectors() -> dict:
     """Code -> the libcst collector class a check needs beyond the shared attribute facts.
 

@@ -1,4 +1,4 @@
-"""SS101: `self.X = ...` where no attribute named X is read anywhere in the package.
+"""SS101: `self.X = ...` where no read of X that can reach the write's class exists in the package.
 
 Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_interval`):
 
@@ -9,8 +9,20 @@ Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_int
         def forward(self, x):
             if self.activation_checkpoint_interval > 0: ...
 
-Good: the attribute is read somewhere in the package, in any file and any form
-(`obj.X`, `getattr(obj, "X")`, `"{self.X}".format(...)`, a dataclass field, ...), or by code outside it:
+Bad (a sibling's `self.counter` is its own; `+= 1` only feeds the attribute):
+
+    class Trainer(Base):
+        def __init__(self):
+            self.counter = 0                           # SS101
+
+    class OtherTrainer(Base):
+        def step(self):
+            self.counter += 1
+            return self.counter
+
+Good: a read that can reach the class, in any file and any form (through self in its hierarchy, on an object
+of the class or of unknown class, `getattr(obj, "X")`, a computed name, a dataclass field, ...), or code
+outside the package:
 
     class Context:
         def __init__(self):
@@ -28,12 +40,13 @@ Good: the attribute is read somewhere in the package, in any file and any form
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import FileFacts, Write
+from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.hint import closest
+from flake8_stale_state.hint import closest, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -43,18 +56,36 @@ CODE = "SS101"
 NAME = "dead-attribute-write"
 
 
-def is_consumed(write: Write, index: PackageIndex) -> bool:
-    """Read by name, taken by a framework that reads attributes without naming them, or read outside the package."""
-    if write.name in index.read_names:
+def is_read_by_name(write: Write, index: PackageIndex) -> bool:
+    """Some read names the attribute and can reach the write's class: on an object of any class, on one of a
+    related class (through self, or a name of known class), or as a computed name's pattern. A read that only
+    feeds the attribute itself (`self.n += 1`) counts only where the value may be held elsewhere too."""
+    name, cls = mangled(write.name, write.cls), write.cls
+    if name in index.read_names:
+        return True
+    if cls and (name in index.names_read_on(cls) or (write.shared and name in index.names_fed_on(cls))):
+        return True
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in index.patterns_read_on(cls))
+
+
+def is_taken_whole(write: Write, index: PackageIndex) -> bool:
+    """Consumed by a class-wide mechanism that names no attribute: a class whose behaviour depends on every
+    attribute, or a `__setattr__` that registers what it is given (torch.nn.Module's) and the value is an object
+    it can register: made by a class outside the package or one deriving from such a module."""
+    if index.reads_every_attribute(write.cls):
         return True
     traits = index.traits_of(write.cls)
-    return "reads_all" in traits or ("module" in traits and write.constructed) or is_read_outside(write, index)
+    if not write.constructor or not traits & {"module", "registers"}:
+        return False
+    made = write.constructor
+    return made not in index.package_classes or bool(index.traits_of(made) & {"module", "registers"})
 
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
-    """Read by code the package does not hold: a standard-library base class, or (public names only) the
-    package's users, for an attribute documented as API where it is assigned or carried by an exception."""
-    if write.name in index.stdlib_reads_of(write.cls):
+    """Read by code the package does not hold: a base class from the standard library or an installed
+    library, or (public names only) the package's users, for an attribute documented as API or carried by an
+    exception."""
+    if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
     if write.name.startswith("_"):
         return False
@@ -62,15 +93,56 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
 
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:
-    same_class = closest(write.name, index.receiver_reads.get(write.cls or "", ()), same_class=True)
-    return same_class or index.read_matcher.closest(write.name)
+    """The attribute readers use where the write drifted from it, if one can be told: a name read on the
+    write's own classes (through self, or on an object of known class; a read on an object of any class is
+    too weak a sign), never a method, property, class or constant. In order:
+    - one that nothing there assigns (the reader side of the drift: that read fails with AttributeError),
+      sharing half its words with the write's, where every base of those classes is the package's own (else
+      a base from outside may assign it);
+    - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
+      those nothing there assigns first."""
+    cls = write.cls
+    if not cls:
+        return None
+    assigned = index.names_assigned_on(cls)
+    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls)
+    own = {name for name in own if is_attribute_name(name)}
+    same_class = {display_name(n, cls) for n in index.names_read_on_class(cls)}
+    unassigned = {name for name in own if mangled(name, cls) not in assigned}
+    if index.is_closed_hierarchy(cls):
+        found = closest(write.name, unassigned, same_class, likeness=shares_half)
+        if found:
+            return found
+    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
+
+
+def drift_partner(write: Write, index: PackageIndex) -> str | None:
+    """The reader side of a drift: a name read on the write's hierarchy that nothing there assigns, close to
+    the write's. It outranks a class-wide excuse: that read fails with AttributeError, this write is unused."""
+    hint = suggestion(write, index)
+    return hint if hint is not None and mangled(hint, write.cls) not in index.names_assigned_on(write.cls) else None
+
+
+def display_name(name: str, cls: str) -> str:
+    """A private name as written in its class: `_Engine__token` -> `__token`."""
+    prefix = f"_{cls.lstrip('_')}__"
+    return name[len(prefix) - 2:] if name.startswith(prefix) else name
+
+
+def is_attribute_name(name: str) -> bool:
+    """Not a constant (ALL_CAPS), a class (CapWords) or a dunder."""
+    bare = name.strip("_")
+    return bool(bare) and not bare.isupper() and not bare[:1].isupper() and not (
+        name.startswith("__") and name.endswith("__"))
 
 
 def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Write]:
     for write in facts.writes:
         if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
             continue
-        if not is_consumed(write, index) and not settings.ignores(write.name):
+        if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
+            continue
+        if not is_taken_whole(write, index) or drift_partner(write, index) is not None:
             yield write
 
 
@@ -85,8 +157,8 @@ def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) ->
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
     for write in dead_writes(facts, index, settings):
-        message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         hint = suggestion(write, index)
+        message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
         context = ".".join(part for part in (write.cls, write.method) if part)

@@ -1,0 +1,182 @@
+"""SS101 precision on released packages, from findings labelled by reading the code.
+
+    python benchmarks/precision.py [--before REF] [--labels benchmarks/labels/ss101-corpus.tsv]
+
+For each package of the labelled corpus: downloads its sdist into ~/.cache/stale-state/sdists, and builds
+once a virtual environment holding every package of the corpus with its dependencies (and vulture 2.16)
+under ~/.cache/stale-state/envs, never in the repository. Runs `stale-state --select SS101` over the
+package folder, with the sdist's tests as readers (`--roots PACKAGE,TESTS`, the configuration the README
+gives for a library) and `--python` pointing at that environment, so that the bases a package takes from
+its dependencies are read. With `--before REF`, runs the tool as it was at REF too (from `git archive`, on
+the same trees), so that both columns come from one run. Prints per package: the findings, how many were
+labelled true, the precision, the "did you mean" hints given and how many of them were judged right, and
+vulture's count of unused attributes on the same folder. Findings the labels do not cover are listed: label
+them before quoting a figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+from corpora import CORPORA, sdist  # noqa: E402
+
+LABELS = Path(__file__).resolve().parent / "labels" / "ss101-corpus.tsv"
+VULTURE = "vulture==2.16"
+# distribution -> (package folder, tests folder read as well, or None) inside the sdist
+LAYOUT = {
+    "scrapy": ("scrapy", "tests"), "celery": ("celery", "t"), "tornado": ("tornado", None),
+    "paramiko": ("paramiko", "tests"), "jinja2": ("src/jinja2", "tests"), "sqlalchemy": ("lib/sqlalchemy", "test"),
+    "luigi": ("luigi", "test"), "kombu": ("kombu", "t"),
+}
+HINT = re.compile(r"did you mean '([^']+)'")
+
+
+@dataclass
+class Label:
+    verdict: str
+    hints: dict[str, str] = field(default_factory=dict)  # hint text -> "right" or "wrong"
+
+
+def read_labels(path: Path) -> dict[tuple[str, str], Label]:
+    labels = {}
+    with path.open(encoding="utf-8") as file:
+        for row in csv.DictReader(file, delimiter="\t"):
+            hints = dict(item.split("=", 1) for item in row["hints_judged"].split(";") if item)
+            labels[row["package"], row["location"]] = Label(row["verdict"], hints)
+    return labels
+
+
+def environment(specs: list[str]) -> Path:
+    """One environment with every package of the corpus and its dependencies, and vulture."""
+    wanted = sorted([*specs, VULTURE])
+    folder = CORPORA.parent / "envs" / f"ss101-corpus-{hashlib.sha256(' '.join(wanted).encode()).hexdigest()[:12]}"
+    if not (folder / "complete").is_file():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+        subprocess.run([folder / "bin" / "python", "-m", "pip", "install", "--quiet", *wanted], check=True)
+        (folder / "complete").write_text("\n".join(wanted))
+    return folder
+
+
+def tool_at(ref: str, into: Path) -> Path:
+    """The package as it was at `ref`, to run with PYTHONPATH."""
+    archive = into / "tool.tar"
+    subprocess.run(["git", "-C", str(REPO), "archive", "-o", str(archive), ref, "flake8_stale_state"], check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def ss101(tree: Path, folder: str, tests: str | None, python: Path | None, tool: Path | None) -> list[str]:
+    roots = ["--roots", f"{folder},{tests}"] if tests and (tree / tests).is_dir() else []
+    environment_options = ["--python", str(python)] if python else []
+    env = {"PYTHONPATH": str(tool)} if tool else {}
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8_stale_state", "--no-cache", "--select", "SS101", *roots,
+         *environment_options, folder],
+        cwd=tree, capture_output=True, text=True, env={**_clean_environment(), **env},
+    )
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"stale-state failed on {tree / folder}: {result.stderr.strip()}")
+    return [line for line in result.stdout.splitlines() if ": SS101 " in line]
+
+
+def _clean_environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+
+
+def vulture_count(tree: Path, folder: str, python: Path) -> int:
+    result = subprocess.run([python, "-m", "vulture", "--min-confidence", "0", folder],
+                            cwd=tree, capture_output=True, text=True)
+    return sum("unused attribute" in line for line in result.stdout.splitlines())
+
+
+@dataclass
+class Column:
+    findings: int = 0
+    true: int = 0
+    hints: int = 0
+    hints_right: int = 0
+    unlabelled: list[str] = field(default_factory=list)
+
+    def add(self, spec: str, lines: list[str], labels: dict[tuple[str, str], Label]) -> None:
+        for line in lines:
+            location = line.split(": SS101 ")[0]
+            label = labels.get((spec, location))
+            hint = HINT.search(line)
+            self.findings += 1
+            if label is None:
+                self.unlabelled.append(f"{spec}  {line}")
+                continue
+            self.true += label.verdict == "true"
+            if hint:
+                self.hints += 1
+                judged = label.hints.get(hint.group(1))
+                if judged is None:
+                    self.unlabelled.append(f"{spec}  hint not judged: {line}")
+                self.hints_right += judged == "right"
+
+    def precision(self) -> str:
+        labelled = self.findings - sum(not u.split("  ", 1)[1].startswith("hint") for u in self.unlabelled)
+        return f"{100 * self.true / labelled:.0f}%" if labelled else "-"
+
+    def cells(self) -> str:
+        return f"{self.findings} | {self.true} | {self.precision()} | {self.hints} | {self.hints_right}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", help="a git ref of this repository to measure too")
+    parser.add_argument("--labels", type=Path, default=LABELS)
+    args = parser.parse_args()
+    labels = read_labels(args.labels)
+    specs = sorted({spec for spec, _ in labels})
+    python = environment(specs) / "bin" / "python"
+    columns: dict[str, dict[str, Column]] = defaultdict(dict)
+    with tempfile.TemporaryDirectory() as scratch:
+        before_tool = tool_at(args.before, Path(scratch)) if args.before else None
+        head = ("| package | files | vulture 2.16 unused attributes | "
+                + ("SS101 before | true | precision | hints | right | " if before_tool else "")
+                + "SS101 | true | precision | hints | right |")
+        print(head)
+        print("|" + "---|" * (head.count("|") - 1))
+        totals = {"before": Column(), "after": Column()}
+        for spec in specs:
+            name, version = spec.split("==")
+            folder, tests = LAYOUT[name]
+            tree = sdist(name, version)
+            row = [spec, str(sum(1 for _ in (tree / folder).rglob("*.py"))), str(vulture_count(tree, folder, python))]
+            if before_tool:
+                # the tool at REF may not know --python; it read standard-library bases only
+                before = ss101(tree, folder, tests, None, before_tool)
+                for column in (columns[spec].setdefault("before", Column()), totals["before"]):
+                    column.add(spec, before, labels)
+                row.append(columns[spec]["before"].cells())
+            after = ss101(tree, folder, tests, python, None)
+            for column in (columns[spec].setdefault("after", Column()), totals["after"]):
+                column.add(spec, after, labels)
+            row.append(columns[spec]["after"].cells())
+            print("| " + " | ".join(row) + " |")
+        total = ["all", "", ""] + ([totals["before"].cells()] if before_tool else []) + [totals["after"].cells()]
+        print("| " + " | ".join(total) + " |")
+    unlabelled = [u for column in totals.values() for u in column.unlabelled]
+    if unlabelled:
+        print("\nnot labelled yet:")
+        print("\n".join(sorted(set(unlabelled))))
+    return 1 if unlabelled else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

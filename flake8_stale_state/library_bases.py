@@ -1,0 +1,180 @@
+"""What classes outside the package read through `self`: attributes a package's subclass sets for its base.
+
+`class Quiet(logging.StreamHandler)` writing `self.terminator = ""` is read by `StreamHandler.emit`, and
+`class Echo(twisted.internet.protocol.Protocol)` writing `self.transport` is read by Twisted: code outside the
+package. A base is looked up in the standard library, then in the libraries installed in the environment
+being checked (`environment.py`), and followed through its own bases, across libraries. Their source is only
+ever summarised by the `ast` pre-pass, never imported: each module once, when first needed, through the
+analyzer's cache (a warm run parses none).
+"""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from flake8_stale_state.environment import Environment, running_environment
+from flake8_stale_state.facts import FileFacts
+from flake8_stale_state.summary import summarize
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
+COMPILED_SUFFIXES = (".so", ".pyd")
+
+
+def qualified_name(name: str, imports: dict[str, str], package: str = "") -> str | None:
+    """`random.Random` -> "random.Random" in a file that imports `random`; None for a name not imported.
+
+    `package` is the package of the importing module, for relative imports (followed within libraries
+    only: in the package being checked they name its own modules)."""
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return None
+    if target.startswith("."):
+        if not package:
+            return None
+        level = len(target) - len(target.lstrip("."))
+        parts = package.split(".")
+        if level > len(parts):
+            return None
+        target = ".".join([*parts[: len(parts) - level + 1], *filter(None, [target[level:]])])
+    return f"{target}.{rest}" if rest else target
+
+
+def source_in(folders: Iterable[Path], module: str) -> Path | None:
+    """The source file of `module` in the first folder that holds it (a package's `__init__.py` first)."""
+    parts = module.split(".")
+    for folder in folders:
+        path = folder.joinpath(*parts)
+        for candidate in (path / "__init__.py", path.with_suffix(".py")):
+            if candidate.is_file():
+                return candidate
+    return None  # compiled only, or not there
+
+
+def is_installed(folders: Iterable[Path], top: str) -> bool:
+    """Some form of the top-level module `top` is in one of the folders: a package, a module, compiled code."""
+    for folder in folders:
+        if (folder / top).is_dir() or (folder / f"{top}.py").is_file():
+            return True
+        if any(path.name.endswith(COMPILED_SUFFIXES) for path in folder.glob(f"{top}.*")):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class MissingBase:
+    """A base class the package imports from a library the environment does not hold."""
+
+    base: str  # "twisted.internet.protocol.Protocol"
+    environment: Path  # where it was looked for
+
+    def message(self) -> str:
+        return f"base class {self.base} not found in {self.environment}; attributes it reads count as unread"
+
+
+class ModuleFinder:
+    """Module name -> source: in the environment's standard library (else in that of the Python running the
+    check), then in its libraries. The package's own modules (`own`, by top-level name) are not looked up:
+    the package's index holds them, whether or not a copy of the package is installed."""
+
+    def __init__(self, environment: Environment, own: Collection[str] = ()) -> None:
+        self.environment = environment
+        self.own = frozenset(own)
+
+    def source(self, module: str) -> Path | None:
+        top = module.split(".")[0]
+        if top in self.own:
+            return None
+        if top in sys.stdlib_module_names:
+            return source_in([self.environment.stdlib or STDLIB], module)
+        return source_in(self.environment.library_folders, module)
+
+    def missing(self, qualified: str) -> MissingBase | None:
+        """The base `qualified` as missing, if its top-level module is in neither the package, the standard
+        library nor the environment."""
+        top = qualified.split(".")[0]
+        if top in self.own or top in sys.stdlib_module_names or is_installed(self.environment.library_folders, top):
+            return None
+        return MissingBase(qualified, self.environment.location)
+
+
+def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
+    """(class, base) for each base of the file's classes named through an import: `logging.StreamHandler`."""
+    for cls, info in facts.classes.items():
+        for base in info.bases:
+            qualified = qualified_name(base, facts.imports)
+            if qualified:
+                yield cls, qualified
+
+
+def base_modules(files: Iterable[FileFacts], finder: ModuleFinder) -> set[Path]:
+    """The modules outside the package that the classes of `files` name as their bases: to summarise ahead,
+    all at once, rather than one by one as they are asked for."""
+    modules = {base.rpartition(".")[0] for facts in files for _, base in qualified_bases(facts)}
+    return {path for path in map(finder.source, modules - {""}) if path is not None}
+
+
+def summarize_file(path: Path) -> FileFacts | None:
+    try:
+        return summarize(str(path), path.read_bytes())
+    except OSError:
+        return None
+
+
+class LibraryClasses:
+    """What classes outside the package read, each module summarised at most once by `summarize_file`;
+    and the bases named by the package that could not be found (`missing`, by qualified name)."""
+
+    def __init__(self, summarize_file: Callable[[Path], FileFacts | None] = summarize_file,
+                 finder: ModuleFinder | None = None) -> None:
+        self.summarize_file = summarize_file
+        self.finder = finder or ModuleFinder(running_environment())
+        self.modules: dict[str, tuple[FileFacts, str] | None] = {}
+        self.reads: dict[str, frozenset[str]] = {}
+        self.missing: dict[str, MissingBase] = {}
+
+    def module_summary(self, module: str) -> tuple[FileFacts, str] | None:
+        """The module's facts and the package its relative imports start from."""
+        if module not in self.modules:
+            path = self.finder.source(module)
+            facts = self.summarize_file(path) if path is not None else None
+            self.modules[module] = None if facts is None or facts.error else (
+                facts, module if path.name == "__init__.py" else module.rpartition(".")[0])
+        return self.modules[module]
+
+    def class_reads(self, qualified: str) -> frozenset[str]:
+        """Names the class `qualified` ("logging.StreamHandler"), a base of a class of the package, and its
+        bases read through `self`; empty for a class that cannot be found."""
+        if qualified not in self.reads:
+            self.reads[qualified] = self._class_reads(qualified)
+            missing = self.finder.missing(qualified)
+            if missing is not None:
+                self.missing[qualified] = missing
+        return self.reads[qualified]
+
+    def _class_reads(self, qualified: str) -> frozenset[str]:
+        reads: set[str] = set()
+        pending, seen = [qualified], {qualified}
+        while pending and len(seen) <= MAX_CLASSES:
+            module, _, name = pending.pop().rpartition(".")
+            summary = self.module_summary(module) if module else None
+            if summary is None:
+                continue
+            facts, package = summary
+            info = facts.classes.get(name)
+            if info is None:  # re-exported: `from .case import TestCase` in unittest/__init__.py
+                found = [qualified_name(name, facts.imports, package)]
+            else:
+                reads |= facts.class_reads.get(name, set())
+                found = [qualified_name(base, facts.imports, package)
+                         or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
+            for base in found:
+                if base and base not in seen:
+                    seen.add(base)
+                    pending.append(base)
+        return frozenset(reads)

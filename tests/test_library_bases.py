@@ -1,0 +1,329 @@
+"""Bases from libraries installed in the environment being checked: found by reading its layout, their source
+summarised and never run, what they read through `self` counted as read for the package's subclasses."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import counting_parses, run_cli
+from flake8_stale_state.environment import NotAnEnvironment, find_environment, named_environment
+
+SUBCLASS = """\
+from fakelib import Base
+
+
+class Sub(Base):
+    def __init__(self):
+        self.x = 1  # read by fakelib.Base
+        self.z = 3  # read by otherlib.Root, fakelib.Base's own base, in a folder a .pth file adds
+        self.fake_option = 4  # read by the environment's socketserver.TCPServer, otherlib.Root's base
+        self.y = 2  # read by nothing
+"""
+MISSING = """\
+from notinstalled.protocol import Protocol
+
+
+class First(Protocol):
+    def connect(self):
+        self.transport = None
+
+
+class Second(Protocol):
+    def connect(self):
+        self.transport = None
+"""
+X_LINE, Z_LINE, W_LINE, Y_LINE = 6, 7, 8, 9
+
+
+def executable(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Path:
+    """A virtual environment's layout holding a small library, `fakelib`, whose base derives from a module in a
+    folder that a .pth file adds; the interpreter and the .pth file's `import` line would each leave a file
+    behind if anything ran them."""
+    root = tmp_path / "env"
+    site = root / "lib" / "python3.11" / "site-packages"
+    (site / "fakelib").mkdir(parents=True)
+    base = tmp_path / "base" / "lib" / "python3.11"  # the interpreter the environment was made from
+    base.mkdir(parents=True)
+    (base / "os.py").write_text("")
+    (base / "socketserver.py").write_text("class TCPServer:\n    def bind(self):\n        return self.fake_option\n")
+    (root / "pyvenv.cfg").write_text(
+        f"home = {tmp_path / 'base' / 'bin'}\ninclude-system-site-packages = false\nversion = 3.11.4\n")
+    executable(root / "bin" / "python", f"#!/bin/sh\ntouch {tmp_path / 'interpreter-ran'}\n")
+    (site / "fakelib" / "__init__.py").write_text("from .base import Base\n")
+    (site / "fakelib" / "base.py").write_text(
+        "import otherlib\n\n\nclass Base(otherlib.Root):\n    def run(self):\n        return self.x\n")
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "otherlib.py").write_text(
+        "import socketserver\n\n\nclass Root(socketserver.TCPServer):\n    def go(self):\n        return self.z\n")
+    (site / "extra.pth").write_text(
+        f"# a comment\n{extra}\nimport pathlib; pathlib.Path({str(tmp_path / 'pth-ran')!r}).touch()\n"
+        "no-such-folder\n")
+    return root
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name, text in {"__init__.py": "", "sub.py": SUBCLASS, "proto.py": MISSING}.items():
+        (tmp_path / "pkg" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "pkg" / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    return tmp_path
+
+
+def nothing_ran(tmp_path: Path) -> bool:
+    return not (tmp_path / "interpreter-ran").exists() and not (tmp_path / "pth-ran").exists()
+
+
+def test_the_layout_gives_site_packages_then_the_folders_pth_files_add(env, tmp_path):
+    site = env / "lib" / "python3.11" / "site-packages"
+    for named in (env / "bin" / "python", env):
+        found = named_environment(named)
+        assert found.location == env
+        assert found.library_folders == (site, tmp_path / "extra")
+        assert found.stdlib == tmp_path / "base" / "lib" / "python3.11"
+    assert nothing_ran(tmp_path)
+
+
+def test_a_windows_layout_and_the_system_site_packages_a_venv_includes(tmp_path):
+    base = tmp_path / "base"
+    (base / "lib" / "python3.12" / "site-packages").mkdir(parents=True)
+    (base / "lib" / "python3.11" / "site-packages").mkdir(parents=True)  # another version's: not this env's
+    root = tmp_path / "winenv"
+    (root / "Lib" / "site-packages").mkdir(parents=True)
+    (root / "Scripts").mkdir()
+    (root / "Scripts" / "python.exe").write_text("")
+    (root / "pyvenv.cfg").write_text(f"home = {base / 'bin'}\ninclude-system-site-packages = true\n"
+                                     "version_info = 3.12.1.final.0\n")
+    assert named_environment(root / "Scripts" / "python.exe").library_folders == (
+        root / "Lib" / "site-packages", base / "lib" / "python3.12" / "site-packages")
+
+
+def test_an_active_virtualenv_unless_the_option_names_one_and_the_running_interpreter_last(env, tmp_path):
+    other = tmp_path / "other"
+    (other / "lib" / "python3.13" / "site-packages").mkdir(parents=True)
+    assert find_environment(None, {"VIRTUAL_ENV": str(env)}).location == env
+    assert find_environment(other, {"VIRTUAL_ENV": str(env)}).location == other
+    assert find_environment(None, {"VIRTUAL_ENV": str(tmp_path / "deleted")}).location == Path(sys.prefix)
+    assert find_environment(None, {}).location == Path(sys.prefix)
+
+
+@pytest.mark.parametrize("name", ["nowhere", "not-an-env", "not-an-env/python"])
+def test_a_path_that_is_no_environment_is_refused(tmp_path, name):
+    (tmp_path / "not-an-env").mkdir()
+    (tmp_path / "not-an-env" / "python").write_text("")
+    with pytest.raises(NotAnEnvironment, match=rf"^python: {tmp_path / name}: "):
+        named_environment(tmp_path / name)
+
+
+def test_bases_from_the_environment_read_their_attributes(project, env, capsys):
+    code, out, err = run_cli(capsys, "--python", str(env / "bin" / "python"), "pkg")
+    assert code == 1
+    assert [line.split(" '")[0] for line in out] == [
+        "pkg/proto.py:6:9: SS101", "pkg/proto.py:11:9: SS101", f"pkg/sub.py:{Y_LINE}:9: SS101"]
+    # the base two classes share is named once; fakelib's, found, is not
+    assert err == (f"stale-state: base class notinstalled.protocol.Protocol not found in {env}; "
+                   "attributes it reads count as unread\n")
+    assert nothing_ran(project)
+
+
+def test_without_the_library_its_readers_are_unknown_and_the_base_is_named(project, capsys):
+    code, out, err = run_cli(capsys, "pkg/sub.py")  # the environment running the tests has no fakelib
+    assert code == 1
+    assert [line.split(":")[1] for line in out] == [str(X_LINE), str(Z_LINE), str(W_LINE), str(Y_LINE)]
+    assert err.splitlines() == [
+        f"stale-state: base class {base} not found in {sys.prefix}; attributes it reads count as unread"
+        for base in ("fakelib.Base", "notinstalled.protocol.Protocol")]  # the whole package is indexed
+
+
+def test_no_base_is_named_where_ss101_is_not_selected(project, capsys):
+    assert run_cli(capsys, "--select", "SS102", "pkg") == (0, [], "")
+    assert run_cli(capsys, "--ignore", "SS101", "pkg") == (0, [], "")
+    result = flake8(project, "--select", "SS102", "pkg")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_the_standard_library_is_that_of_the_environment(project, env, capsys):
+    (project / "pkg" / "server.py").write_text(
+        "import socketserver\n\n\nclass Server(socketserver.TCPServer):\n    def __init__(self):\n"
+        "        self.fake_option = 1\n        self.allow_reuse_address = True\n")
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg/server.py")
+    _, ours, _ = run_cli(capsys, "pkg/server.py")
+    assert [line.split("'")[1] for line in theirs] == ["allow_reuse_address"]  # their TCPServer reads the other
+    assert [line.split("'")[1] for line in ours] == ["fake_option"]
+
+
+def test_an_installed_copy_of_the_package_itself_is_not_read(project, env, capsys):
+    installed = env / "lib" / "python3.11" / "site-packages" / "pkg"
+    installed.mkdir()
+    (installed / "__init__.py").write_text("")
+    (installed / "sub.py").write_text("class Sub:\n    def run(self):\n        return self.y\n")  # an old version
+    (project / "pkg" / "child.py").write_text(
+        "from pkg.sub import Sub\n\n\nclass Child(Sub):\n    def reset(self):\n        self.y = 0\n")
+    code, out, err = run_cli(capsys, "--python", str(env), "pkg/sub.py", "pkg/child.py")
+    assert code == 1 and "pkg.sub" not in err
+    assert [line.split(":")[:2] for line in out] == [["pkg/sub.py", str(Y_LINE)], ["pkg/child.py", "6"]]
+
+
+def test_the_option_from_pyproject_and_a_bad_path_refused_like_any_option(project, env, capsys):
+    (project / "pyproject.toml").write_text(f'[tool.stale-state]\npython = "{env.name}"\n')
+    code, out, _ = run_cli(capsys, "pkg/sub.py")
+    assert code == 1 and [line.split(":")[1] for line in out] == [str(Y_LINE)]
+    code, out, err = run_cli(capsys, "--python", "nowhere", "pkg")
+    assert (code, out) == (2, [])
+    assert err == "stale-state: error: python: nowhere: no such file or folder\n"
+
+
+def flake8(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "VIRTUAL_ENV"}
+    return subprocess.run([sys.executable, "-m", "flake8", "--select", "SS", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_through_flake8(project, env, jobs):
+    result = flake8(project, "-j", jobs, "--stale-state-python", str(env), "pkg")
+    assert result.returncode == 1
+    assert sorted(line.split(":")[:2] for line in result.stdout.splitlines()) == [
+        ["pkg/proto.py", "11"], ["pkg/proto.py", "6"], ["pkg/sub.py", str(Y_LINE)]]
+    assert result.stderr == (f"stale-state: base class notinstalled.protocol.Protocol not found in {env}; "
+                             "attributes it reads count as unread\n")
+    assert nothing_ran(project)
+
+
+def test_flake8_refuses_a_bad_path_in_one_line(project):
+    (project / "setup.cfg").write_text("[flake8]\nstale-state-python = ./nowhere\n")
+    result = flake8(project, "pkg")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"stale-state: error: python: {project / 'nowhere'}: no such file or folder\n"
+
+
+def test_a_warm_run_parses_no_library_module_again(project, env, tmp_path):
+    exit_code, parsed, _ = counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")
+    assert exit_code == "1" and int(parsed) >= 7  # the package (3 files), fakelib (2), otherlib, socketserver
+    assert counting_parses(project, tmp_path / "cache", "--python", str(env), "pkg/sub.py")[:2] == ["1", "0"]
+
+
+@pytest.mark.asyncio
+async def test_the_language_server_logs_a_missing_base_once(project, env):
+    from test_lsp import open_document, server_for
+
+    (project / "pyproject.toml").write_text(f'[tool.stale-state]\npython = "{env.name}"\n')
+    async with server_for(project) as (client, _):
+        found = await open_document(client, (project / "pkg" / "sub.py").as_uri(), SUBCLASS)
+        assert [(d.code, d.range.start.line + 1) for d in found] == [("SS101", Y_LINE)]
+        found = await open_document(client, (project / "pkg" / "proto.py").as_uri(), MISSING)
+        assert [d.range.start.line + 1 for d in found] == [6, 11]
+        notes = [m.message for m in client.log_messages if "not found" in m.message]
+    assert notes == [f"stale-state: base class notinstalled.protocol.Protocol not found in {env}; "
+                     "attributes it reads count as unread"]
+    assert nothing_ran(project)
+
+
+@pytest.mark.asyncio
+async def test_the_language_server_given_a_bad_path_serves_with_the_defaults(project):
+    from test_lsp import open_document, server_for
+
+    (project / "pyproject.toml").write_text('[tool.stale-state]\npython = "nowhere"\n')
+    async with server_for(project) as (client, _):
+        found = await open_document(client, (project / "pkg" / "sub.py").as_uri(), SUBCLASS)
+    assert [d.range.start.line + 1 for d in found] == [X_LINE, Z_LINE, W_LINE, Y_LINE]  # no fakelib here
+
+
+TWISTED_FACTORY = """\
+from twisted.internet import protocol
+
+
+class Echo(protocol.Protocol):
+    pass
+
+
+class EchoFactory(protocol.Factory):
+    def __init__(self):
+        self.protocol = Echo  # read by Factory.buildProtocol
+        self.noisy = False  # read by Factory.doStart
+        self.clients = []  # read by nothing
+"""
+
+
+@pytest.mark.e2e
+def test_a_real_library_installed_in_a_virtual_environment(tmp_path, monkeypatch, capsys):
+    from corpora import environment
+
+    venv = environment("twisted", "26.10.0")
+    (tmp_path / "echo").mkdir()
+    (tmp_path / "echo" / "__init__.py").write_text("")
+    (tmp_path / "echo" / "factory.py").write_text(TWISTED_FACTORY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    _, without, err = run_cli(capsys, "echo")
+    assert [line.split("'")[1] for line in without] == ["protocol", "noisy", "clients"]
+    assert "base class twisted.internet.protocol.Factory not found" in err
+    for python in (venv, venv / "bin" / "python"):
+        code, found, err = run_cli(capsys, "--python", str(python), "echo")
+        assert (code, err) == (1, "")
+        assert [line.split("'")[1] for line in found] == ["clients"]
+
+
+@pytest.mark.e2e  # pre-commit installs the hook's own environment, and twisted is downloaded
+def test_pre_commit_pointed_at_the_project_environment_finds_what_a_run_there_finds(tmp_path, monkeypatch, capsys):
+    from corpora import environment
+    from test_editors import git, this_repository_as_committed
+
+    venv = environment("twisted", "26.10.0")
+    hooks = this_repository_as_committed(tmp_path / "hooks")
+    revision = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    project = tmp_path / "project"
+    (project / "echo").mkdir(parents=True)
+    (project / "echo" / "__init__.py").write_text("")
+    (project / "echo" / "factory.py").write_text(TWISTED_FACTORY)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    _, in_that_environment, _ = run_cli(capsys, "--python", str(venv / "bin" / "python"), "echo")
+
+    def hook_output(args: list[str]) -> str:
+        (project / ".pre-commit-config.yaml").write_text(json.dumps({"repos": [{
+            "repo": str(hooks), "rev": revision, "hooks": [{"id": "stale-state", "args": args}]}]}))
+        git(project, "init", "-q")
+        git(project, "add", ".")
+        result = subprocess.run(
+            [sys.executable, "-m", "pre_commit", "run", "--verbose"], cwd=project, capture_output=True,
+            text=True, timeout=900, env={**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")})
+        assert result.returncode == 1, result.stdout + result.stderr
+        return result.stdout
+
+    isolated = hook_output([])
+    assert "base class twisted.internet.protocol.Factory not found" in isolated
+    assert "'noisy'" in isolated
+    pointed = hook_output(["--python", str(venv / "bin" / "python")])
+    found = [line for line in pointed.splitlines() if " SS" in line]
+    assert found == in_that_environment and "not found" not in pointed
+    assert [line.split("'")[1] for line in found] == ["clients"]
+
+
+def test_the_package_own_modules_by_top_level_name(tmp_path):
+    from flake8_stale_state.engine import own_modules
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "scripts" / "tools").mkdir(parents=True)
+    loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
+    assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
+    assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
