@@ -13,7 +13,8 @@ from its constructors are left out: they run once per object, so the deletion ma
 
 Printed per package: deletions, flagged (an SS102 finding on one of that method's appends of that list),
 other findings that changed (anything else that appeared or disappeared in the file, lines mapped across the
-inserted one), and the copies where libcst finds a rebuild method the
+inserted one; an SS101 finding on the list at a line the copy rewrote is about that statement, not counted),
+and the copies where libcst finds a rebuild method the
 cheap pre-pass would not have let it look for (always 0, or the pre-pass is unsound). `--show` lists
 each deletion that was not flagged. The sdists go to ~/.cache/stale-state/sdists, never into the repository.
 """
@@ -253,7 +254,12 @@ def measure(spec: str, show: bool) -> tuple[int, int, int, int]:
             skipped += skipped_by_the_prepass(path, copy)
             appends = {moved(replace(MARK, line=line), deletion).line for line in deletion.appends}
             hits = {f for f in after - before if f.code == "SS102" and f.symbol == deletion.name and f.line in appends}
-            others = (after - before - hits) | (before - after)
+            rewritten = {moved(replace(MARK, line=deletion.reset.lineno), deletion).line}
+            rewritten |= {deletion.create[0]} if deletion.create else set()
+            # SS101 on the statements the copy rewrote is about those statements: the deleted reset's write is
+            # gone, the inserted creation is a write of its own
+            others = {f for f in (after - before - hits) | (before - after)
+                      if not (f.code == "SS101" and f.symbol == deletion.name and f.line in rewritten)}
             deleted += 1
             flagged += bool(hits)
             changed += len(others)
