@@ -23,24 +23,34 @@ from corpora import sdist  # noqa: E402
 
 
 # distributions whose main import name differs from the distribution name
-IMPORT_NAMES = {"attrs": "attr"}
+IMPORT_NAMES = {"attrs": "attr", "imbalanced-learn": "imblearn", "pytest": "_pytest", "pyro-ppl": "pyro",
+                "prompt-toolkit": "prompt_toolkit", "ansible-core": "ansible", "ipython": "IPython",
+                "beautifulsoup4": "bs4", "feature-engine": "feature_engine"}
 
 
 def package_folder(tree: Path, name: str) -> str:
     name = IMPORT_NAMES.get(name, name)
-    for candidate in (name.replace("-", "_"), name, f"src/{name.replace('-', '_')}"):
+    for candidate in (name.replace("-", "_"), name, f"src/{name.replace('-', '_')}", f"lib/{name}"):
         if (tree / candidate / "__init__.py").is_file():
             return candidate
     raise SystemExit(f"{tree}: no package folder named {name}")
 
 
-def stale_state(tree: Path, folder: str, roots: str | None = None) -> list[str]:
-    options = ["--roots", roots] if roots else []
+def stale_state(tree: Path, folder: str, roots: str | None = None, select: str | None = None) -> list[str]:
+    options = (["--roots", roots] if roots else []) + (["--select", select] if select else [])
     result = subprocess.run(
         [sys.executable, "-m", "flake8_stale_state", "--no-cache", *options, folder],
         cwd=tree, capture_output=True, text=True,
     )
     return result.stdout.splitlines()
+
+
+def run_on(spec: str, select: str | None = None) -> tuple[Path, str, int, list[str]]:
+    """The sdist NAME==VERSION, its package folder, how many .py files that holds, and stale-state's output."""
+    name, version = spec.split("==")
+    tree = sdist(name, version)
+    folder = package_folder(tree, name)
+    return tree, folder, sum(1 for _ in (tree / folder).rglob("*.py")), stale_state(tree, folder, select=select)
 
 
 def ss101_with_tests_reading(tree: Path, folder: str) -> str:
@@ -65,12 +75,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     samples = []
     for spec in args.packages:
-        name, version = spec.split("==")
-        tree = sdist(name, version)
-        folder = package_folder(tree, name)
-        lines = stale_state(tree, folder)
+        tree, folder, files, lines = run_on(spec)
         codes = collections.Counter(line.split(": ", 1)[1].split()[0] for line in lines if ": SS" in line)
-        files = sum(1 for _ in (tree / folder).rglob("*.py"))
         print(f"| {spec} | {files} | {codes['SS101']} | {ss101_with_tests_reading(tree, folder)} "
               f"| {codes['SS102']} | {codes['SS103']} | {vulture_unused_attributes(tree, folder)} |")
         samples += [(spec, line) for line in lines if ": SS101 " in line]

@@ -103,6 +103,8 @@ class Collector(Visitor):
     PositionProvider among its METADATA_DEPENDENCIES (libcst joins those of every base class, so none is
     declared here: resolving positions costs more than parsing)."""
 
+    wrapper: MetadataWrapper | None = None  # the traversal's, set before it starts
+
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         start = self.get_metadata(PositionProvider, node).start
         return start.line, start.column
@@ -388,6 +390,8 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         own = {code: collector(scope) for code, collector in check_collectors.items()}
         visitors = [ScopeOpener(scope), *filter(None, [core]), *own.values(), ScopeCloser(scope)]
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        for collector in own.values():
+            collector.wrapper = wrapper  # for metadata a collector resolves only when it needs it
         wrapper.visit_batched(visitors)
         if core is not None:
             core.place_writes(wrapper)

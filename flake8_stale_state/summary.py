@@ -23,12 +23,24 @@ from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 APPENDERS = {"append", "extend", "insert"}  # list methods that add entries (SS102)
+CONSTRUCTORS = {"__init__", "__new__", "__post_init__"}  # run once per object (SS102)
+# SS102: first words of method names that rebuild by contract, whatever they are given: a second call must not
+# see the first call's state (scikit-learn's estimators: `fit`, `fit_transform`, `_fit` hooks of a base's `fit`).
+REBUILD_PROTOCOL = {"fit", "configure", "setup", "build", "load", "refresh", "reload", "rebuild", "recompute",
+                    "reset", "prepare", "initialize"}
+# SS102: first words of method names that add to a list on purpose, one call at a time (visitors' `visit_*`
+# and `leave_*` too: each call adds what one node brings); decorators of methods that never run again.
+ACCUMULATING_WORDS = {"add", "append", "extend", "insert", "push", "put", "enqueue", "register", "subscribe",
+                      "attach", "log", "record", "track", "collect", "accumulate", "emit", "write", "feed",
+                      "observe", "on", "step", "update", "handle", "visit", "leave", "depart"}
+RUN_ONCE_DECORATORS = {"cached_property", "cache", "lru_cache", "staticmethod", "classmethod"}
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # nodes whose fields hold no other node, and which the summary has no use for
 NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
                               for kind in base.__subclasses__())}
 # Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
 GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
+REBUILD_METHOD = "rebuild-method"  # a method appends to a list the class creates empty, resets it nowhere (SS102)
 SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
 SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a class that may see the copy (SS103)
 
@@ -397,6 +409,77 @@ def may_rebuild(node: ast.If) -> bool:
     return any(appends_to_attribute(n) for loop in loops for n in ast.walk(loop))
 
 
+def first_word(method: str) -> str:
+    return method.lstrip("_").split("_", 1)[0]
+
+
+def is_dunder(method: str) -> bool:
+    return method.startswith("__") and method.endswith("__")
+
+
+def never_rebuilds(method: str, decorators: list[str]) -> bool:
+    """SS102: a method that runs once per object, or adds what each call brings on purpose: constructors,
+    dunders, cached, static and class methods, `add_*`/`register`/`on_*`/`partial_fit` and the like."""
+    return (method in CONSTRUCTORS or is_dunder(method) or first_word(method) in ACCUMULATING_WORDS
+            or method.lstrip("_").startswith("partial_")
+            or any(name.rsplit(".", 1)[-1] in RUN_ONCE_DECORATORS for name in decorators))
+
+
+def is_empty_list(node: ast.expr | None) -> bool:
+    """`[]` or `list()`: a fresh, empty list."""
+    if isinstance(node, ast.List):
+        return not node.elts
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list"
+            and not node.args and not node.keywords)
+
+
+def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.expr]:
+    """The targets an assignment binds to a fresh empty list, pairing `a, b = [], []` element by element."""
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
+        if len(target.elts) != len(value.elts):
+            return []
+        return [t for pair in zip(target.elts, value.elts) for t in empty_list_targets(*pair)]
+    return [target] if is_empty_list(value) else []
+
+
+def mentions_attribute(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in ast.walk(node))
+
+
+@dataclass
+class ClassLists:
+    """SS102's cheap verdict on one class: the attributes it binds to an empty list, to something else (and
+    where), takes entries out of, and those a method that may rebuild appends to in a loop (or extends) before
+    any reset of its own in source order."""
+
+    empty: set[str] = field(default_factory=set)
+    other: dict[str, set[str]] = field(default_factory=dict)  # attribute -> methods ("" the class body)
+    drained: set[str] = field(default_factory=set)  # `self.L.pop()`, `self.L.remove(x)`
+    appended: set[tuple[str, str]] = field(default_factory=set)  # (method, attribute)
+    # methods named without a call (callbacks), or called by a method other than a constructor
+    run_again: set[str] = field(default_factory=set)
+    called: set[str] = field(default_factory=set)  # names called on anything in the methods' own bodies
+    from_constructors: set[str] = field(default_factory=set)  # methods a constructor's own body calls
+
+    def may_rebuild(self) -> bool:
+        return any(name in self.empty and name not in self.drained and self.other.get(name, set()) <= {method}
+                   and (method in self.run_again or (
+                       method not in self.from_constructors  # else it runs once, from them
+                       and (not method.startswith("_")
+                            or (first_word(method) in REBUILD_PROTOCOL and method not in self.called))))
+                   for method, name in self.appended)
+
+
+@dataclass
+class MethodLists:
+    receiver: str
+    name: str
+    never: bool  # `never_rebuilds`, or a generator
+    top: set[int]  # id() of the statements of the method's body, and of the calls they are
+    appended: set[str] = field(default_factory=set)  # before any reset
+    reset: set[str] = field(default_factory=set)  # so far
+
+
 class Summarizer(ast.NodeVisitor):
     def __init__(self, source: SourceLines) -> None:
         self.source = source
@@ -406,6 +489,11 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
         self.methods: list[MethodSeeds] = []  # of the methods around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
+        self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
+        self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
+        self.loops = 0  # loops and comprehensions around the node
+        self.lambdas = 0
+        self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
@@ -451,7 +539,19 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         self.generic_visit(node)
 
-    visit_Module = visit_While = visit_block
+    def visit_loop(self, node: ast.AST) -> None:
+        self.loops += 1
+        self.visit_block(node)
+        self.loops -= 1
+
+    def visit_comprehension_expression(self, node: ast.AST) -> None:
+        self.loops += 1  # SS102: an append per element
+        self.generic_visit(node)
+        self.loops -= 1
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
+    visit_Module = visit_block
+    visit_While = visit_loop
     visit_Try = visit_TryStar = visit_match_case = visit_block
 
     # Bindings of local names other than `name = Cls(...)` and `name: Cls`: their reads reach every class.
@@ -467,7 +567,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._unbind([node.target])
-        self.visit_block(node)
+        self.visit_loop(node)
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         self._unbind([item.optional_vars for item in node.items if item.optional_vars is not None])
@@ -532,7 +632,51 @@ class Summarizer(ast.NodeVisitor):
             if isinstance(target, ast.Attribute):
                 self.values[id(target)] = value
 
+    def _list_bindings(self, node: ast.stmt, targets: list[ast.expr], value: ast.expr | None) -> None:
+        """SS102: attributes bound to an empty list, and the resets of a method's own lists (those at the top
+        of its body: they come before whatever follows on every path)."""
+        if not self.class_lists:
+            return
+        receiver = self.scope.receiver
+        lists = self.class_lists[-1]
+        for target in targets:
+            for bound in empty_list_targets(target, value):
+                if isinstance(bound, ast.Name) and self.scope.in_class_body:
+                    lists.empty.add(bound.id)
+                elif isinstance(bound, ast.Attribute) and receiver and dotted_name(bound.value) == receiver:
+                    lists.empty.add(bound.attr)
+            # bound in a method to something else for sure (libcst sees these and more: `for self.L in`, unpacking)
+            if (value is not None and not is_empty_list(value) and not isinstance(value, ast.Subscript)
+                    and isinstance(target, ast.Attribute) and receiver and dotted_name(target.value) == receiver):
+                lists.other.setdefault(target.attr, set()).add(self.scope.method or "")
+            method = self.method_lists[-1] if self.scope.is_method and self.method_lists else None
+            if method is not None and value is not None and id(node) in method.top:
+                for attribute in attribute_targets(target):
+                    name = dotted_name(attribute)
+                    if name and dotted_name(attribute.value) == receiver and not mentions_attribute(value, name):
+                        method.reset.add(attribute.attr)
+
+    def _list_append(self, attribute: ast.expr, per_element: bool) -> None:
+        """SS102: `self.L.append(...)` in a loop, or `self.L.extend(...)`/`self.L += ...` anywhere."""
+        method = self.method_lists[-1] if self.method_lists else None
+        if (method is not None and isinstance(attribute, ast.Attribute) and (per_element or self.loops)
+                and dotted_name(attribute.value) == method.receiver and attribute.attr not in method.reset):
+            method.appended.add(attribute.attr)
+
+    def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
+        if self.scope.is_method and self.method_lists and not self.lambdas:
+            self.method_lists[-1].never = True  # a generator (SS102)
+        self.generic_visit(node)
+
+    visit_YieldFrom = visit_Yield
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.lambdas += 1  # SS102's libcst side does not look into lambdas
+        self.generic_visit(node)
+        self.lambdas -= 1
+
     def visit_Assign(self, node: ast.Assign) -> None:
+        self._list_bindings(node, node.targets, node.value)
         self._mark_values(node.targets, node.value)
         self._class_binding(node.targets, node.value)
         self._documented(node, node.targets)
@@ -552,6 +696,7 @@ class Summarizer(ast.NodeVisitor):
             self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._list_bindings(node, [node.target], node.value)
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
@@ -726,6 +871,8 @@ class Summarizer(ast.NodeVisitor):
             self._unbind_named([alias.asname or alias.name for alias in node.names])
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.op, ast.Add):
+            self._list_append(node.target, per_element=True)  # SS102
         # `obj.x += 1` reads the attribute; ast marks its target as a store. On `self` the read only feeds the
         # attribute itself: a counter nobody looks at.
         target = node.target
@@ -741,7 +888,13 @@ class Summarizer(ast.NodeVisitor):
             self.visit(target)
         self.visit(node.value)
 
+    def _on_receiver(self, node: ast.Attribute) -> bool:
+        receiver = self.scope.receiver
+        return receiver is not None and isinstance(node.value, ast.Name) and node.value.id == receiver
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if self.class_lists and id(node) not in self.called and self._on_receiver(node):
+            self.class_lists[-1].run_again.add(node.attr)  # a method handed out as a callback (SS102)
         if not isinstance(node.ctx, ast.Store):
             if id(node) in self.fed:
                 self.builder.feed(node.attr)
@@ -793,6 +946,24 @@ class Summarizer(ast.NodeVisitor):
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
         self._keyed_read(node)
+        if isinstance(func, ast.Attribute):
+            self.called.add(id(func))
+            if self.class_lists and self.scope.method not in CONSTRUCTORS and self._on_receiver(func):
+                self.class_lists[-1].run_again.add(func.attr)
+            if self.class_lists and self.scope.is_method and not self.lambdas:
+                self.class_lists[-1].called.add(func.attr)
+                if self.scope.method in CONSTRUCTORS and self._on_receiver(func):
+                    self.class_lists[-1].from_constructors.add(func.attr)
+            if func.attr in APPENDERS:
+                self._list_append(func.value, per_element=func.attr == "extend")
+            elif (func.attr in ("pop", "remove") and self.scope.is_method and self.method_lists and not self.lambdas
+                  and isinstance(func.value, ast.Attribute)
+                  and dotted_name(func.value.value) == self.method_lists[-1].receiver):
+                self.class_lists[-1].drained.add(func.value.attr)
+            elif (func.attr == "clear" and not node.args and self.scope.is_method and self.method_lists
+                  and id(node) in self.method_lists[-1].top and isinstance(func.value, ast.Attribute)
+                  and dotted_name(func.value.value) == self.method_lists[-1].receiver):
+                self.method_lists[-1].reset.add(func.value.attr)
         if self._is_receiver_dict(node):
             if id(node) not in self.whole_handled:
                 self._whole_object()
@@ -859,12 +1030,16 @@ class Summarizer(ast.NodeVisitor):
         self.scope.enter_class(node.name)
         self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node))
         self.class_keys.append(ClassKeys())
+        self.class_lists.append(ClassLists())
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
             for name in docstring_attributes(doc):
                 self.builder.documented(name)
         self.generic_visit(node)
+        lists = self.class_lists.pop()
+        if lists.may_rebuild():
+            self.builder.facts.signals.add(REBUILD_METHOD)
         keys = self.class_keys.pop()
         self.builder.facts.signals.update(SEEDED + key for key in keys.read_again())
         self.builder.facts.signals.update(
@@ -883,6 +1058,12 @@ class Summarizer(ast.NodeVisitor):
             node.name, [a.arg for a in every], positional[0].arg if positional else None, decorators
         )
         method = MethodSeeds(self.scope.receiver or "") if self.scope.is_method else None
+        lists = None
+        if method is not None:  # a static method too: no receiver, so none of its code counts for another's
+            top = {id(s.value if isinstance(s, ast.Expr) else s) for s in node.body}
+            lists = MethodLists(self.scope.receiver or "", node.name, never_rebuilds(node.name, decorators), top)
+        if lists is not None:
+            self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
             self.methods.append(method)
@@ -900,6 +1081,10 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
         self.functions.pop()
         self._resolve(local)
+        if lists is not None:
+            self.method_lists.pop()
+            if not lists.never:
+                self.class_lists[-1].appended.update((node.name, name) for name in lists.appended)
         if method is not None:
             for key, words in self.methods.pop().keys().items():
                 self.class_keys[-1].seeded.setdefault(key, set()).update(words)

@@ -9,7 +9,7 @@ from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.summary import GUARDED_LOOP, SEEDED, SEEDING_METHOD, summarize
+from flake8_stale_state.summary import GUARDED_LOOP, REBUILD_METHOD, SEEDED, SEEDING_METHOD, summarize
 
 SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state"), *python_files(REPO / "tests")])
 
@@ -169,7 +169,70 @@ def test_the_rebuild_prepass_clears_only_what_libcst_finds_nothing_in(test, upda
         f"        if {test}:\n            for x in key:\n                {append}\n            {update}\n"
     )
     assert (GUARDED_LOOP in summarize("m.py", source).signals) == signalled
-    assert bool(full_facts("m.py", source).checks["SS102"]) == signalled
+    assert bool(rebuilds(source, "guard")) == signalled
+
+
+def rebuilds(source: str, shape: str) -> list:
+    return [r for r in full_facts("m.py", source).checks["SS102"] if r["shape"] == shape]
+
+
+METHOD_SHAPES = {
+    # (what __init__ binds, the method, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    "appends in a loop": ("[]", "def fit(self, X):\n        for x in X:\n            self.rows.append(x)", True, True),
+    "extends": ("list()", "def load(self, X):\n        self.rows.extend(X)", True, True),
+    "adds in place": ("[]", "def build(self):\n        self.rows += [1, 2]", True, True),
+    "in parallel": ("[]", "def fit(self, X):\n        for x in X:\n            self.rows.append(x)\n"
+                          "            self.other.append(x)", True, True),
+    "reset at the top": ("[]", "def fit(self, X):\n        self.rows = []\n        self.rows.extend(X)", False, False),
+    "cleared at the top": ("[]", "def fit(self, X):\n        self.rows.clear()\n        self.rows.extend(X)",
+                           False, False),
+    "reset in a branch before": ("[]", "def fit(self, X):\n        if X:\n            self.rows = []\n"
+                                       "        self.rows.extend(X)", True, False),
+    "reset in another branch": ("[]", "def fit(self, X):\n        if X:\n            self.rows = [0]\n"
+                                      "        else:\n            self.rows.extend(X)", True, True),
+    "reset after, in a loop": ("[]", "def fit(self, X):\n        for x in X:\n            self.rows.append(x)\n"
+                                     "            self.rows = []", True, False),
+    "reset by a helper": ("[]", "def fit(self, X):\n        self.clear_rows()\n        self.rows.extend(X)\n\n"
+                                "    def clear_rows(self):\n        self.rows = []", True, False),
+    "one append per call": ("[]", "def build(self, x):\n        self.rows.append(x)", False, False),
+    "a list of the caller": ("rows", "def fit(self, X):\n        self.rows.extend(X)", False, False),
+    "not empty": ("[0]", "def fit(self, X):\n        self.rows.extend(X)", False, False),
+    "accumulates by name": ("[]", "def add_rows(self, X):\n        self.rows.extend(X)", False, False),
+    "a generator": ("[]", "def load(self, X):\n        self.rows.extend(X)\n        yield X", False, False),
+    "a queue": ("[]", "def load(self, X):\n        self.rows.extend(X)\n\n    def next(self):\n"
+                      "        return self.rows.pop()", False, False),
+    "bound elsewhere to another list": ("[]", "def load(self, X):\n        self.rows.extend(X)\n\n"
+                                              "    def use(self, rows):\n        self.rows = rows", False, False),
+    "bound to another list by itself": ("[]", "def load(self, X):\n        self.rows.extend(X)\n"
+                                              "        if not X:\n            self.rows = [0]", True, True),
+    "popped in a lambda": ("[]", "def load(self, X):\n        self.rows.extend(X)\n        return lambda: "
+                                 "self.rows.pop()", True, True),
+    "public, from the caller": ("[]", "def process(self, X):\n        self.rows.extend(X)", True, False),
+    "public, from its own state": ("[]", "def render(self):\n        self.rows.extend(self.other)", True, True),
+    "in a constructor only": ("[]", "def __new__(cls):\n        cls.rows.extend([1])", False, False),
+    "in a closure": ("[]", "def fit(self, X):\n        def later():\n            self.rows.extend(X)\n"
+                           "        return later", True, False),
+    "a static method": ("[]", "@staticmethod\n    def fit(self):\n        self.rows.extend([1])", False, False),
+}
+
+
+@pytest.mark.parametrize("initial, method, signalled, found", METHOD_SHAPES.values(), ids=METHOD_SHAPES)
+def test_the_rebuild_method_prepass_clears_only_what_libcst_finds_nothing_in(initial, method, signalled, found):
+    source = (
+        "class A:\n    def __init__(self, rows):\n"
+        f"        self.rows = {initial}\n        self.other = []\n\n    {method}\n"
+    )
+    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert bool(rebuilds(source, "method")) == found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
+def test_the_prepass_signals_every_file_where_libcst_finds_a_rebuild(path):
+    source = path.read_bytes()
+    found = {r["shape"] for r in full_facts(str(path), source).checks["SS102"]}
+    signals = summarize(str(path), source).signals
+    assert ("guard" in found) <= (GUARDED_LOOP in signals)
+    assert ("method" in found) <= (REBUILD_METHOD in signals)
 
 
 def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_find_them():
@@ -183,3 +246,39 @@ def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_fi
         visitor = visitor_class(Scope())
         own = visitor.get_visitors()
         assert own and own == cst.BatchableCSTVisitor.get_visitors(visitor)
+
+
+PRIVATE_METHODS = {
+    # (how the class runs `_load`, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    "only from the constructor": ("def __init__(self):\n        self.rows = []\n        self._load()", False, False),
+    "a hook nobody in the class calls": ("def __init__(self):\n        self.rows = []", True, True),
+    "from a public method": ("def __init__(self):\n        self.rows = []\n\n    def again(self):\n"
+                             "        self._load()", True, True),
+    "handed out as a callback": ("def __init__(self, bus):\n        self.rows = []\n        bus.on(self._load)",
+                                 True, True),
+    "from a closure of the constructor": ("def __init__(self):\n        self.rows = []\n        def later():\n"
+                                          "            other._load()\n        self.later = later", True, True),
+}
+
+
+@pytest.mark.parametrize("calls, signalled, found", PRIVATE_METHODS.values(), ids=PRIVATE_METHODS)
+def test_the_prepass_lets_libcst_look_at_a_private_method_that_may_run_again(calls, signalled, found):
+    source = f"class A:\n    {calls}\n\n    def _load(self):\n        self.rows.extend([1, 2])\n"
+    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert bool(rebuilds(source, "method")) == found
+
+
+PUBLIC_METHODS = {
+    "only from the constructor": ("self.load()", "", False, False),
+    "from the constructor and again": ("self.load()", "def again(self):\n        self.load()", True, True),
+    "from a closure of the constructor": ("def later():\n            self.load()\n        self.later = later", "",
+                                          True, True),
+}
+
+
+@pytest.mark.parametrize("init, other, signalled, found", PUBLIC_METHODS.values(), ids=PUBLIC_METHODS)
+def test_the_prepass_clears_a_public_method_run_only_from_the_constructor(init, other, signalled, found):
+    source = (f"class A:\n    def __init__(self):\n        self.rows = []\n        {init}\n\n    {other}\n\n"
+              "    def load(self):\n        self.rows.extend([1, 2])\n")
+    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert bool(rebuilds(source, "method")) == found

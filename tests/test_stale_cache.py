@@ -235,3 +235,90 @@ def test_fix_of_0_19_3_adds_the_statement_upstream_added_at_the_same_place(tmp_p
     assert result[added] == upstream[upstream_loop - 1] == "            self.is_checkpointable_results = []\n"
     assert buggy[before] == upstream[upstream_loop]  # right before the loop, where upstream put it
     assert buggy[before - 1] == "            self.interval_was_zero = False\n"
+
+
+# rebuild methods ------------------------------------------------------------------------------------------
+ENSEMBLE = textwrap.dedent(
+    """\
+    class Ensemble:
+        def __init__(self, n):
+            self.n = n
+            self.members = []
+            self.weights = []
+
+        def fit(self, X):
+            \"\"\"Fit one member per seed.\"\"\"
+            size = len(X)
+            for seed in range(self.n):
+                self.members.append((seed, size))
+                self.weights.append(1.0)
+            return self
+    """
+)
+
+
+def test_rebuild_method_message_names_the_method_the_list_and_where_it_is_emptied():
+    path = FIXTURES / "ss102" / "method_emptied_elsewhere" / "pkg" / "scaler.py"
+    (finding,) = findings(path)
+    assert finding.message == (
+        "'scales' is appended to by fit() each time it runs, but is only emptied in __init__ (line 3) and "
+        "reset() (line 6): a second call keeps the first call's entries"
+    )
+    assert (finding.symbol, finding.context) == ("scales", "Scaler.fit")
+    (helper,) = findings(FIXTURES / "ss102" / "method_private_helper" / "pkg" / "model.py")
+    assert helper.message.startswith("'trees' is appended to by _grow() (run by fit()) each time it runs")
+
+
+def test_fix_of_one_parallel_list_resets_every_list_the_method_rebuilds(tmp_path):
+    path = tmp_path / "ensemble.py"
+    path.write_text(ENSEMBLE)
+    first, second = findings(path)
+    assert (first.symbol, second.symbol) == ("members", "weights")
+    result = stale_cache.fix(ENSEMBLE, [first])  # the editor's quick fix: one finding at a time
+    resets = "        self.members = []\n        self.weights = []\n"
+    assert result == ENSEMBLE.replace("        for seed in", resets + "        for seed in")
+    assert findings(path, result) == []
+    assert fixed(path, result) == result
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # the header appended before the loop must be emptied too: the reset goes before both
+    ("self.rows.append('header')\n        for x in X:\n            self.rows.append(x)",
+     "self.rows = []\n        self.rows.append('header')"),
+    # every append is in the `if`: the reset goes there, right before the loop, not before the `if`
+    ("if X:\n            size = len(X)\n            for x in X:\n                self.rows.append(x)",
+     "size = len(X)\n            self.rows = []\n            for x in X:"),
+    # appends in both branches: before the `if` that holds them
+    ("if X:\n            self.rows.extend(X)\n        else:\n            self.rows.extend([0])",
+     "self.rows = []\n        if X:"),
+])
+def test_fix_of_a_rebuild_method_goes_before_every_append_once_per_run(tmp_path, body, expected):
+    source = (
+        "class Table:\n    def __init__(self):\n        self.rows = []\n\n"
+        f"    def load(self, X):\n        {body}\n"
+    )
+    result = fixed(tmp_path / "table.py", source)
+    assert expected in result and result.count("self.rows = []") == 2
+    assert findings(tmp_path / "table.py", result) == []
+
+
+def test_fix_of_a_rebuild_method_clears_a_list_another_attribute_holds(tmp_path):
+    alias = "        self.weights = []\n        self.view = self.members\n"
+    source = ENSEMBLE.replace("        self.weights = []\n", alias)
+    result = fixed(tmp_path / "ensemble.py", source)
+    assert "        self.members.clear()\n        self.weights = []\n        for seed in" in result
+
+
+@pytest.mark.e2e
+def test_reset_removal_benchmark_flags_nine_deletions_in_ten_and_changes_no_other_finding():
+    """benchmarks/rebuilds.py: real resets deleted, one at a time, in released packages."""
+    import sys
+
+    sys.path.insert(0, str(FIXTURES.parent / "benchmarks"))
+    import rebuilds
+
+    counts = {spec: rebuilds.measure(spec, show=False) for spec in rebuilds.PACKAGES}
+    deleted, flagged, changed, skipped = (sum(column) for column in zip(*counts.values()))
+    assert sum(1 for row in counts.values() if row[0]) >= 4
+    assert flagged >= 0.9 * deleted
+    assert (changed, skipped) == (0, 0)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.summary import GUARDED_LOOP
+from flake8_stale_state.summary import GUARDED_LOOP, REBUILD_METHOD
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -43,8 +43,10 @@ NAME = "stale-append-cache"
 
 
 def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
-    """Only a file with an `if` testing `!=` around a loop can hold a guarded rebuild."""
-    return GUARDED_LOOP in summary.signals
+    """Only a file with an `if` testing `!=` around a loop can hold a guarded rebuild, and only one with a class
+    that binds an attribute to an empty list and appends to it in a method that never resets it, a rebuild
+    method."""
+    return GUARDED_LOOP in summary.signals or REBUILD_METHOD in summary.signals
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
@@ -52,10 +54,17 @@ def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator
         name = rebuild["list"]
         if settings.ignores(name.rsplit(".", 1)[-1]):
             continue
-        message = (
-            f"'{name}' is rebuilt when '{rebuild['key']}' changes (line {rebuild['guard']}) "
-            "but is appended to without being cleared first"
-        )
+        if rebuild.get("shape") == "method":
+            run_by = f" (run by {rebuild['via']}())" if rebuild.get("via") else ""
+            message = (
+                f"'{name}' is appended to by {rebuild['method']}(){run_by} each time it runs, but is only emptied in "
+                f"{rebuild['created']}: a second call keeps the first call's entries"
+            )
+        else:
+            message = (
+                f"'{name}' is rebuilt when '{rebuild['key']}' changes (line {rebuild['guard']}) "
+                "but is appended to without being cleared first"
+            )
         context = ".".join(part for part in (rebuild["class"], rebuild["method"]) if part)
         yield Finding(facts.path, rebuild["line"], rebuild["col"], CODE, message, name, context)
 
