@@ -456,14 +456,26 @@ class ClassLists:
     other: dict[str, set[str]] = field(default_factory=dict)  # attribute -> methods ("" the class body)
     drained: set[str] = field(default_factory=set)  # `self.L.pop()`, `self.L.remove(x)`
     appended: set[tuple[str, str]] = field(default_factory=set)  # (method, attribute)
-    # methods named without a call (callbacks), or called by a method other than a constructor
-    run_again: set[str] = field(default_factory=set)
+    callbacks: set[str] = field(default_factory=set)  # methods named without a call: handed out to run again
+    calls: dict[str, set[str]] = field(default_factory=dict)  # method other than a constructor -> methods
+    # it calls on the receiver
     called: set[str] = field(default_factory=set)  # names called on anything in the methods' own bodies
     from_constructors: set[str] = field(default_factory=set)  # methods a constructor's own body calls
 
+    def runs_again(self, method: str, seen: frozenset[str] = frozenset()) -> bool:
+        """A callback, or a method called by one that may run again: public, a dunder, a private one named by a
+        rebuild protocol that nothing in the class calls (a hook its base runs), or itself called so (a private
+        helper that only a one-off setup calls runs once)."""
+        if method in self.callbacks:
+            return True
+        callers = [caller for caller, callees in self.calls.items() if method in callees and caller not in seen]
+        return any(not caller.startswith("_") or is_dunder(caller)
+                   or (first_word(caller) in REBUILD_PROTOCOL and caller not in self.called)
+                   or self.runs_again(caller, seen | {method}) for caller in callers)
+
     def may_rebuild(self) -> bool:
         return any(name in self.empty and name not in self.drained and self.other.get(name, set()) <= {method}
-                   and (method in self.run_again or (
+                   and (self.runs_again(method) or (
                        method not in self.from_constructors  # else it runs once, from them
                        and (not method.startswith("_")
                             or (first_word(method) in REBUILD_PROTOCOL and method not in self.called))))
@@ -894,7 +906,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if self.class_lists and id(node) not in self.called and self._on_receiver(node):
-            self.class_lists[-1].run_again.add(node.attr)  # a method handed out as a callback (SS102)
+            self.class_lists[-1].callbacks.add(node.attr)  # a method handed out as a callback (SS102)
         if not isinstance(node.ctx, ast.Store):
             if id(node) in self.fed:
                 self.builder.feed(node.attr)
@@ -949,7 +961,7 @@ class Summarizer(ast.NodeVisitor):
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
             if self.class_lists and self.scope.method not in CONSTRUCTORS and self._on_receiver(func):
-                self.class_lists[-1].run_again.add(func.attr)
+                self.class_lists[-1].calls.setdefault(self.scope.method or "", set()).add(func.attr)
             if self.class_lists and self.scope.is_method and not self.lambdas:
                 self.class_lists[-1].called.add(func.attr)
                 if self.scope.method in CONSTRUCTORS and self._on_receiver(func):
