@@ -13,8 +13,12 @@ LONG_ONE_WORD = 5  # a name of one word this long is specific enough to point at
 
 
 @functools.cache  # names repeat across a package's findings
+def words_in_order(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in WORD.findall(name))
+
+
 def tokens(name: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in WORD.findall(name))
+    return frozenset(words_in_order(name))
 
 
 def shared_ratio(a: str, b: str) -> float:
@@ -51,11 +55,6 @@ def is_plural(a: str, b: str) -> bool:
 def is_typo(a: str, b: str) -> bool:
     """One word misspelt as another by a letter (`recieve`, `receive`), or made plural (`step`, `steps`)."""
     return is_plural(a, b) or (min(len(a), len(b)) >= 4 and edit_distance(a, b) == 1)
-
-
-@functools.cache
-def words_in_order(name: str) -> tuple[str, ...]:
-    return tuple(w.lower() for w in WORD.findall(name))
 
 
 def keeps_order(name: str, candidate: str) -> bool:

@@ -242,11 +242,14 @@ class PackageIndex:
         """Names read on objects of any class: such a read reaches every attribute of that name."""
         return self._reads[0]
 
+    def _over_related(self, by_class: Mapping[str, Collection[str]], cls: str) -> frozenset[str]:
+        """What `by_class` holds for the classes related to `cls`, together."""
+        return frozenset().union(*(by_class.get(related, ()) for related in self.related(cls)))
+
     @per_argument
     def names_read_on(self, cls: str) -> frozenset[str]:
         """Names read on objects of classes related to `cls` (through self, or a name of known class)."""
-        by_class = self._reads[1]
-        return frozenset().union(*(by_class.get(related, ()) for related in self.related(cls)))
+        return self._over_related(self._reads[1], cls)
 
     def names_read_on_class(self, cls: str) -> frozenset[str]:
         """Names read on objects of exactly `cls`."""
@@ -254,8 +257,7 @@ class PackageIndex:
 
     @per_argument
     def names_fed_on(self, cls: str) -> frozenset[str]:
-        fed = self._reads[2]
-        return frozenset().union(*(fed.get(related, ()) for related in self.related(cls)))
+        return self._over_related(self._reads[2], cls)
 
     @per_argument
     def patterns_read_on(self, cls: str | None) -> tuple[str, ...]:
@@ -265,21 +267,24 @@ class PackageIndex:
         return tuple(sorted(set().union(patterns.get("", ()), *(patterns.get(c, ()) for c in classes))))
 
     @cached_property
-    def assigned_by_class(self) -> dict[str, set[str]]:
-        """Class name -> the names assigned on its objects (through self) or bound in its body."""
+    def _class_names(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+        """Class name -> the names assigned on its objects (through self) or bound in its body; and -> the names
+        of its methods and properties."""
         assigned: dict[str, set[str]] = {}
+        methods: dict[str, set[str]] = {}
         for facts in self.files.values():
             for write in facts.writes:
                 if write.cls and write.on_receiver:
                     assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
             for cls, info in facts.classes.items():
                 assigned.setdefault(cls, set()).update(info.body_names, info.methods)
-        return assigned
+                methods.setdefault(cls, set()).update(info.methods)
+        return assigned, methods
 
     @per_argument
     def names_assigned_on(self, cls: str) -> frozenset[str]:
         """Names assigned on objects of classes related to `cls`, or bound in their bodies."""
-        return frozenset().union(*(self.assigned_by_class.get(related, ()) for related in self.related(cls)))
+        return self._over_related(self._class_names[0], cls)
 
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:
@@ -292,13 +297,11 @@ class PackageIndex:
     @per_argument
     def methods_of(self, cls: str) -> frozenset[str]:
         """Methods and properties of the classes related to `cls`."""
-        related = self.related(cls)
-        return frozenset(name for facts in self.files.values() for owner, info in facts.classes.items()
-                         if owner in related for name in info.methods)
+        return self._over_related(self._class_names[1], cls)
 
-    @cached_property
-    def package_classes(self) -> set[str]:
-        return {cls for facts in self.files.values() for cls in facts.classes}
+    @property
+    def package_classes(self) -> Collection[str]:
+        return self.class_bases.keys()  # every class of the package has an entry, bases or not
 
     @cached_property
     def documented_names(self) -> set[str]:

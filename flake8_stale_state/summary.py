@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
-from flake8_stale_state.facts import INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error
+from flake8_stale_state.facts import (
+    INTROSPECTORS, STRING_READERS, FactsBuilder, FileFacts, constructor_of, python_syntax_error,
+)
 from flake8_stale_state.scope import Scope
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -52,7 +54,6 @@ DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debu
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
 DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
-STRING_NAMED = {"getattr", "hasattr", "delattr", "object.__getattribute__"}  # (object, name, ...)
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "format"}
 KEYED_DICT_METHODS = {"get", "setdefault", "pop"}
 WRITING_DICT_METHODS = {"update", "__setitem__", "clear"}
@@ -900,12 +901,8 @@ class Summarizer(ast.NodeVisitor):
             self.visit(target)
         self.visit(node.value)
 
-    def _on_receiver(self, node: ast.Attribute) -> bool:
-        receiver = self.scope.receiver
-        return receiver is not None and isinstance(node.value, ast.Name) and node.value.id == receiver
-
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if self.class_lists and id(node) not in self.called and self._on_receiver(node):
+        if self.class_lists and id(node) not in self.called and self._is_receiver(node.value):
             self.class_lists[-1].callbacks.add(node.attr)  # a method handed out as a callback (SS102)
         if not isinstance(node.ctx, ast.Store):
             if id(node) in self.fed:
@@ -947,7 +944,7 @@ class Summarizer(ast.NodeVisitor):
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         callee = dotted_name(node.func)
         func = node.func
-        if positional and callee in STRING_NAMED:
+        if positional and callee in STRING_READERS:
             computed = positional[1] if len(positional) >= 2 else None
             patterns = name_patterns(computed) if computed is not None else None
             if patterns is None and isinstance(computed, ast.Name):
@@ -960,11 +957,11 @@ class Summarizer(ast.NodeVisitor):
         self._keyed_read(node)
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
-            if self.class_lists and self.scope.method not in CONSTRUCTORS and self._on_receiver(func):
+            if self.class_lists and self.scope.method not in CONSTRUCTORS and self._is_receiver(func.value):
                 self.class_lists[-1].calls.setdefault(self.scope.method or "", set()).add(func.attr)
             if self.class_lists and self.scope.is_method and not self.lambdas:
                 self.class_lists[-1].called.add(func.attr)
-                if self.scope.method in CONSTRUCTORS and self._on_receiver(func):
+                if self.scope.method in CONSTRUCTORS and self._is_receiver(func.value):
                     self.class_lists[-1].from_constructors.add(func.attr)
             if func.attr in APPENDERS:
                 self._list_append(func.value, per_element=func.attr == "extend")
