@@ -11,12 +11,13 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from flake8_stale_state import __version__
 from flake8_stale_state.facts import FileFacts
 
-FORMAT = 1
+FORMAT = 2  # typed facts: signals and each check's own facts as their dataclasses encode them
 PROJECT_MARKERS = ("setup.cfg", "pyproject.toml", "tox.ini", ".flake8", ".git")
 
 
@@ -62,7 +63,8 @@ class FactsCache:
         assert self.folder is not None
         return self.folder / key[:2] / f"{key}.json"
 
-    def load(self, path: str, key: str) -> FileFacts | None:
+    def load(self, path: str, key: str, facts_types: Mapping[str, type]) -> FileFacts | None:
+        """The facts stored under `key`, with each check's own facts of the type `facts_types` gives its code."""
         if self.folder is None:
             return None
         try:
@@ -70,7 +72,7 @@ class FactsCache:
                 data = json.load(stream)
             if data.get("key") != key:
                 return None
-            return FileFacts.from_data(path, data["facts"])
+            return FileFacts.from_data(path, data["facts"], facts_types)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 

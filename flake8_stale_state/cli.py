@@ -15,8 +15,9 @@ from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, formats, gitbase
 from flake8_stale_state.cache import default_cache_dir
-from flake8_stale_state.checks import CHECKS, dead_attribute, fix_source
-from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
+from flake8_stale_state.checks import RULES, fix_source
+from flake8_stale_state.edits import fix_edits
+from flake8_stale_state.engine import UNANALYSED, Analyzer, codes
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source
@@ -24,7 +25,6 @@ from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings, split_list
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-FIXABLE = {check.CODE for check in CHECKS if getattr(check, "fix", None)}
 
 
 EPILOG = """\
@@ -82,8 +82,8 @@ def codes_option(name: str, value: str) -> list[str]:
     """The code prefixes of `--select` or `--ignore`; one that matches no code is a usage error."""
     prefixes = split_list(value.upper())
     for prefix in prefixes:
-        if not any(code.startswith(prefix) for code in CODES):
-            raise UsageError(f"{name}: unknown code {prefix!r} (codes: {', '.join(CODES)})")
+        if not any(code.startswith(prefix) for code in codes()):
+            raise UsageError(f"{name}: unknown code {prefix!r} (codes: {', '.join(codes())})")
     return prefixes
 
 
@@ -136,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
         if kept:
             findings.extend(without_silenced(kept, _lines(path)))
     failed = failed or bool(problems)
-    for missing in analyzer.new_missing_bases() if selected(dead_attribute.CODE, select, ignore) else ():
-        print(f"stale-state: {missing.message()}", file=sys.stderr)  # they concern what SS101 counts as read
+    if any(rule.names_missing_bases and selected(rule.code, select, ignore) for rule in RULES):
+        for missing in analyzer.new_missing_bases():
+            print(f"stale-state: {missing.message()}", file=sys.stderr)
     if args.diff:
         return EXIT_ERROR if failed else fixes
     if args.write_baseline:
@@ -152,7 +153,9 @@ def run(args: argparse.Namespace) -> int:
                   f"match{'es' if stale == 1 else ''} anything; rewrite it with --write-baseline", file=sys.stderr)
     if args.new_since:
         findings = new_since(args.new_since, settings, targets, findings, select, ignore)
-    sys.stdout.write(formats.report(findings, problems, args.format))
+    fixes = {finding: fix_edits(text, finding) for finding, text in _fixable_sources(findings)} \
+        if args.format == "sarif" else {}
+    sys.stdout.write(formats.report(findings, problems, args.format, fixes))
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
@@ -241,7 +244,20 @@ def apply_fixes(
 
 
 def _fixable(findings: list[Finding]) -> int:
-    return sum(1 for finding in findings if finding.code in FIXABLE)
+    return sum(1 for finding in findings if finding.fix)
+
+
+def _fixable_sources(findings: list[Finding]) -> Iterator[tuple[Finding, str]]:
+    """Each finding its rule can fix, with the text of its file."""
+    texts: dict[str, str | None] = {}
+    for finding in findings:
+        if finding.fix:
+            if finding.path not in texts:
+                source = read_source(Path(finding.path))
+                decoded = _decoded(source) if source is not None else None
+                texts[finding.path] = decoded[0] if decoded else None
+            if texts[finding.path] is not None:
+                yield finding, texts[finding.path]
 
 
 def _decoded(source: bytes) -> tuple[str, str] | None:

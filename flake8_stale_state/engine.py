@@ -7,19 +7,36 @@ from dataclasses import replace
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
-from flake8_stale_state.checks import CHECKS, COLLECTING
+from flake8_stale_state.checks import RULES
 from flake8_stale_state.environment import find_environment
-from flake8_stale_state.facts import FileFacts
+from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    FULL, SUMMARY, PackageIndex, Workers, full_kind, gather_facts, make_facts, read_source, summary_through,
+    SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, read_source, summary_through,
 )
 from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 from flake8_stale_state.package import is_package, package_root, python_files, real_path
+from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
 
 UNANALYSED = "SS000"
-CODES = (UNANALYSED, *(check.CODE for check in CHECKS))  # every code a front end may report
+
+
+def codes() -> tuple[str, ...]:
+    """Every code a front end may report."""
+    return (UNANALYSED, *(rule.code for rule in RULES))
+
+
+def summary_kind() -> FactsKind:
+    """The package index's facts: the `ast` summary, or libcst's with every rule's collector where `ast` cannot
+    parse the file."""
+    return FactsKind(libcst=False, collecting=tuple(rule.collecting for rule in RULES if rule.collecting))
+
+
+def libcst_kind(rules: Iterable[Rule] = (), lines: Iterable[int] = ()) -> FactsKind:
+    """libcst's facts with the collectors of `rules`, of the excerpt holding `lines` (none: the whole file)."""
+    return FactsKind(libcst=True, collecting=tuple(rule.collecting for rule in rules if rule.collecting),
+                     lines=tuple(sorted(lines)))
 
 
 class Analyzer:
@@ -32,7 +49,7 @@ class Analyzer:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.roots = tuple(root.resolve() for root in settings.roots)
-        self.index_kind = SUMMARY if settings.prepass else FULL
+        self.index_kind = summary_kind() if settings.prepass else libcst_kind(RULES)
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
@@ -122,30 +139,30 @@ class Analyzer:
         known = index.files.get(key)
         if known is not None and known.digest == digest:
             return known
-        return make_facts(self.index_kind, key, source, digest, self._cache(index.root))
+        return cached_facts(self.index_kind, key, source, digest, self._cache(index.root))
 
-    def _full_kind(self, summary: FileFacts, index: PackageIndex) -> str | None:
-        """The libcst facts a file needs, by its summary: with the collectors of the checks that may report on
-        it (of every check where the summary failed), of only the lines they ask for where each of them can
-        tell; SUMMARY where those checks collect nothing of their own (the summary is all they read); None
-        where no check can report."""
+    def _full_kind(self, summary: FileFacts, index: PackageIndex) -> FactsKind | None:
+        """The libcst facts a file needs, by its summary: with the collectors of the rules that may report on
+        it (of every rule where the summary failed), of only the lines they ask for where each of them can
+        tell; the summary's own kind where those rules collect nothing of their own (the summary is all they
+        read); None where no rule can report."""
         if summary.error is not None:
-            return FULL
-        checks = [check for check in CHECKS if _may_report(check, summary, index, self.settings)]
-        if not checks:
+            return libcst_kind(RULES)
+        rules = [rule for rule in RULES if rule.may_report is None or rule.may_report(summary, index, self.settings)]
+        if not rules:
             return None
-        if not {check.CODE for check in checks} & set(COLLECTING):
-            return SUMMARY
+        if not any(rule.collecting for rule in rules):
+            return self.index_kind
         lines: set[int] = set()
-        if all(hasattr(check, "lines_needed") for check in checks):
-            lines = set().union(*(check.lines_needed(summary, index, self.settings) for check in checks))
-        return full_kind((check.CODE for check in checks), lines)
+        if all(rule.lines_needed is not None for rule in rules):
+            lines = set().union(*(rule.lines_needed(summary, index, self.settings) for rule in rules))
+        return libcst_kind(rules, lines)
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
         with Workers() as workers:  # one pool for every batch of the run
-            if self.index_kind != SUMMARY:
+            if self.index_kind.libcst:
                 for path in paths:
                     self.index_for(path, workers)
                 return
@@ -153,12 +170,12 @@ class Analyzer:
             for path in paths:
                 self.index_for(path, workers)
             workers.preload("libcst")  # while the main process finds what to parse with it
-            wanted: dict[Path, dict[Path, str]] = {}  # package root -> file -> kind of facts
+            wanted: dict[Path, dict[Path, FactsKind]] = {}  # package root -> file -> kind of facts
             for path in paths:
                 index = self.index_for(path)
                 facts = index.files.get(str(self._real(path)))
                 kind = self._full_kind(facts, index) if facts is not None else None
-                if kind not in (None, SUMMARY):
+                if kind not in (None, self.index_kind):
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
                 self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
@@ -175,21 +192,21 @@ class Analyzer:
         facts = self._indexed_facts(index, key, source)
         if facts is not index.files.get(key):
             index = index.with_file(facts)
-        if self.index_kind == SUMMARY:
+        if not self.index_kind.libcst:
             kind = self._full_kind(facts, index)
             if kind is None:
                 return []
-            ready = self._full.get(key)  # made from the same source, hence for the same checks
-            if kind == SUMMARY:
-                pass  # the summary is all the checks that may report here read
+            ready = self._full.get(key)  # made from the same source, hence for the same rules
+            if kind == self.index_kind:
+                pass  # the summary is all the rules that may report here read
             elif ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
-                facts = make_facts(kind, key, source, facts.digest, self._cache(index.root))
+                facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root))
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
-        findings = [replace(f, path=display) for check in CHECKS for f in check.check(facts, index, self.settings)]
-        return sorted(findings)
+        found = [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]
+        return sorted(displayed(finding, facts.path, display) for finding in found)
 
     def update(self, path: Path, source: str | bytes | None = None) -> bool:
         """Take one file's new content into its package's index, if that index is built; True if it changed.
@@ -230,7 +247,7 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
     return names
 
 
-def _may_report(check, summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
-    """A check's cheap verdict on a file's summary: False only where its libcst pass cannot find anything."""
-    may_report = getattr(check, "may_report", None)
-    return may_report is None or may_report(summary, index, settings)
+def displayed(finding: Finding, path: str, display: str) -> Finding:
+    """The finding, and its related places in the same file, under the name the front end gave the file."""
+    related = tuple(replace(place, path=display) if place.path == path else place for place in finding.related)
+    return replace(finding, path=display, related=related)

@@ -9,9 +9,11 @@ This module imports neither, so a run served from the cache never loads libcst.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from flake8_stale_state.codec import decode, encode
 from flake8_stale_state.scope import Scope
 
 
@@ -38,6 +40,49 @@ class ClassInfo(NamedTuple):
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
 
 
+@dataclass(frozen=True)
+class Signals:
+    """Cheap shapes the `ast` pre-pass sees (summary.py), for the checks' verdicts on a file's summary."""
+
+    guarded_loop: bool = False  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
+    rebuild_method: bool = False  # a method appends to a list the class creates empty, resets it nowhere (SS102)
+    seeded: frozenset[str] = frozenset()  # keys K a class copies from a config into attribute K and reads again
+    seeding_methods: tuple[tuple[int, int], ...] = ()  # first and last lines of those classes' methods that may
+    # see the copy (SS103)
+
+
+@dataclass(frozen=True)
+class Collecting:
+    """A check's own libcst facts: its collector class, loaded only when a file is parsed (a run served from the
+    cache never imports libcst), and the frozen dataclass the collector returns, for the cache's codec."""
+
+    code: str
+    collector: Callable[[], type]  # a module-level function, so that worker processes can be sent it
+    facts: type
+
+
+@dataclass(frozen=True)
+class FactsKind:
+    """Which facts to make of a file: the `ast` summary, or libcst's with the collectors of `collecting`, of the
+    excerpt holding `lines` (none: of the whole file). A summary falls back to libcst's facts, with the same
+    collectors, where `ast` cannot parse the file (newer syntax than this Python's)."""
+
+    libcst: bool
+    collecting: tuple[Collecting, ...] = ()
+    lines: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Its part of the cache key."""
+        codes = ",".join(sorted(c.code for c in self.collecting))
+        lines = ",".join(map(str, self.lines))
+        return f"{'full' if self.libcst else 'summary'}:{codes}@{lines}"
+
+    @property
+    def facts_types(self) -> dict[str, type]:
+        return {c.code: c.facts for c in self.collecting}
+
+
 @dataclass
 class FileFacts:
     path: str
@@ -52,8 +97,8 @@ class FileFacts:
     patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
     # computed names read: `getattr(self, f"_{name}")` reads `_*`
     classes: dict[str, ClassInfo] = field(default_factory=dict)
-    checks: dict[str, Any] = field(default_factory=dict)  # each check's own collected data
-    signals: set[str] = field(default_factory=set)  # cheap shapes seen by the ast pre-pass (summary.py)
+    checks: dict[str, Any] = field(default_factory=dict)  # code -> the frozen dataclass its collector made
+    signals: Signals = Signals()
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
     error: str | None = None
@@ -68,15 +113,16 @@ class FileFacts:
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
-            "checks": self.checks,
-            "signals": sorted(self.signals),
+            "checks": {code: encode(value) for code, value in self.checks.items()},
+            "signals": encode(self.signals),
             "documented": sorted(self.documented),
             "imports": self.imports,
             "error": self.error,
         }
 
     @classmethod
-    def from_data(cls, path: str, data: dict[str, Any]) -> FileFacts:
+    def from_data(cls, path: str, data: dict[str, Any], facts_types: Mapping[str, type]) -> FileFacts:
+        """`facts_types`: the type of each check's own facts, by code."""
         return cls(
             path=path,
             writes=[Write(*w) for w in data["writes"]],
@@ -86,8 +132,8 @@ class FileFacts:
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
-            checks=data["checks"],
-            signals=set(data["signals"]),
+            checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
+            signals=decode(Signals, data["signals"]),
             documented=set(data["documented"]),
             imports=data["imports"],
             error=data["error"],

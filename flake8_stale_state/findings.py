@@ -14,6 +14,16 @@ CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True, order=True)
+class Location:
+    """A place a finding refers to beside its own: SS103's seed and other assignments, SS102's guard."""
+
+    path: str
+    line: int  # 1-based
+    col: int  # 0-based
+    message: str  # what is there
+
+
+@dataclass(frozen=True, order=True)
 class Finding:
     path: str
     line: int  # 1-based
@@ -22,6 +32,9 @@ class Finding:
     message: str
     symbol: str = ""  # the attribute or key the finding is about
     context: str = ""  # enclosing Class.method
+    suggestion: str = ""  # the name to write instead of `symbol` (SS101's hint): an editor's rename
+    related: tuple[Location, ...] = ()
+    fix: str = ""  # what the rule's fix does for this finding, where it has one: "Insert 'self.results = []'"
 
     def text(self) -> str:
         return f"{self.path}:{self.line}:{self.col + 1}: {self.code} {self.message}"

@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Mapping
 
 from flake8_stale_state import __version__, sarif
+from flake8_stale_state.edits import LineEdit
 from flake8_stale_state.engine import UNANALYSED
 from flake8_stale_state.findings import Finding, Problem, relative_path
 
@@ -27,7 +29,9 @@ def as_json(findings: list[Finding], problems: list[Problem]) -> str:
         "tool": {"name": "stale-state", "version": __version__},
         "findings": [
             {"path": f.path, "line": f.line, "column": f.col + 1, "code": f.code, "message": f.message,
-             "symbol": f.symbol, "context": f.context}
+             "symbol": f.symbol, "context": f.context, "suggestion": f.suggestion, "fix": f.fix,
+             "related": [{"path": r.path, "line": r.line, "column": r.col + 1, "message": r.message}
+                         for r in f.related]}
             for f in findings
         ],
         "errors": [{"path": p.path, "message": p.message} for p in problems],
@@ -95,5 +99,9 @@ def _issue(code: str, description: str, path: str, line: int, severity: str, key
 FORMATS = {"text": text, "json": as_json, "sarif": sarif.dumps, "github": github, "gitlab": gitlab}
 
 
-def report(findings: list[Finding], problems: list[Problem], output_format: str) -> str:
+def report(findings: list[Finding], problems: list[Problem], output_format: str,
+           fixes: Mapping[Finding, list[LineEdit]] | None = None) -> str:
+    """`fixes`: the edits that fix each fixable finding, for the formats that carry them (SARIF)."""
+    if output_format == "sarif":
+        return sarif.dumps(findings, problems, fixes or {})
     return FORMATS[output_format](findings, problems)

@@ -8,7 +8,7 @@ import functools
 import importlib
 import multiprocessing
 import os
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -16,9 +16,8 @@ from functools import cached_property
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
-from flake8_stale_state.checks import collectors
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import FileFacts, Write, mangled
+from flake8_stale_state.facts import FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import summarize
@@ -344,17 +343,20 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def full_facts(path: str, source: bytes | str, codes: Collection[str] | None = None,
-               lines: Collection[int] = ()) -> FileFacts:
-    """Facts from libcst, what findings and fixes are made of: with the collectors of the checks `codes`
-    names (all if None); of the excerpt that holds `lines` where some are given, else of the whole file."""
+def facts_of(kind: FactsKind, path: str, source: bytes | str) -> FileFacts:
+    """Facts of a kind, made anew. libcst's are what findings and fixes are made of: of the excerpt holding the
+    kind's lines where it names some (an excerpt libcst rejects says nothing of the file: then of the whole
+    file), else of the whole file. A summary is libcst's where `ast` cannot parse the file."""
+    if not kind.libcst:
+        facts = summarize(path, source)
+        if facts.error is None:
+            return facts
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file needs parsing
 
-    wanted = {code: collector for code, collector in collectors().items() if codes is None or code in codes}
-    part = excerpt_of(source, lines) if lines else None
-    facts = collect_facts(path, part, wanted) if part is not None else None
-    # an excerpt libcst rejects says nothing of the file: the file's own verdict is wanted
-    return facts if facts is not None and facts.error is None else collect_facts(path, source, wanted)
+    collectors = {c.code: c.collector() for c in kind.collecting}
+    part = excerpt_of(source, kind.lines) if kind.libcst and kind.lines else None
+    facts = collect_facts(path, part, collectors) if part is not None else None
+    return facts if facts is not None and facts.error is None else collect_facts(path, source, collectors)
 
 
 def excerpt_of(source: bytes | str, lines: Collection[int]) -> bytes | str | None:
@@ -365,29 +367,7 @@ def excerpt_of(source: bytes | str, lines: Collection[int]) -> bytes | str | Non
         return None
 
 
-def summary_facts(path: str, source: bytes | str) -> FileFacts:
-    """The ast pre-pass, or libcst where `ast` cannot parse (newer syntax than this Python's)."""
-    facts = summarize(path, source)
-    return facts if facts.error is None else full_facts(path, source)
-
-
-# Kinds of facts: "summary" made by the ast pre-pass; "full" by libcst with every check's collector;
-# "full:SS101,SS103" with those checks' collectors only, and "full:SS101@12,40" of the excerpt holding those lines.
-SUMMARY, FULL = "summary", "full"
-
-
-def full_kind(codes: Iterable[str], lines: Iterable[int] = ()) -> str:
-    kind = f"{FULL}:{','.join(sorted(codes))}"
-    return f"{kind}@{','.join(map(str, sorted(lines)))}" if lines else kind
-
-
-def make(kind: str, path: str, source: bytes | str) -> FileFacts:
-    """Facts of a kind, made anew."""
-    if kind == SUMMARY:
-        return summary_facts(path, source)
-    _, listed, wanted = kind.partition(":")
-    codes, _, lines = wanted.partition("@")
-    return full_facts(path, source, codes.split(",") if listed else None, [int(n) for n in lines.split(",") if n])
+SUMMARY = FactsKind(libcst=False)  # of files outside any package, whose checks' facts are never wanted
 
 
 def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None
@@ -398,39 +378,39 @@ def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = N
         if known and str(path) in known:
             return known[str(path)]
         source = read_source(path)
-        return None if source is None else make_facts(SUMMARY, str(path), source, source_digest(source), cache)
+        return None if source is None else cached_facts(SUMMARY, str(path), source, source_digest(source), cache)
 
     return summary
 
 
-def _cached(cache: FactsCache, kind: str, path: str, digest: str) -> FileFacts | None:
-    facts = cache.load(path, entry_key(digest, kind))
+def _cached(cache: FactsCache, kind: FactsKind, path: str, digest: str) -> FileFacts | None:
+    facts = cache.load(path, entry_key(digest, kind.key), kind.facts_types)
     if facts is not None:
         facts.digest = digest
     return facts
 
 
-def _made(cache: FactsCache, kind: str, digest: str, facts: FileFacts) -> FileFacts:
+def _made(cache: FactsCache, kind: FactsKind, digest: str, facts: FileFacts) -> FileFacts:
     """Newly made facts, kept in the cache unless they record a failure (retried next run)."""
     facts.digest = digest
     if facts.error is None:
-        cache.store(entry_key(digest, kind), facts)
+        cache.store(entry_key(digest, kind.key), facts)
     return facts
 
 
-def make_facts(kind: str, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
+def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
     """Facts of one source, from the cache when it knows them."""
-    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, make(kind, path, source))
+    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, facts_of(kind, path, source))
 
 
-def read_and_make(kind: str, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
+def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
     """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
     the file cannot be read."""
     source = read_source(Path(path))
-    return None if source is None else _made(cache, kind, source_digest(source), make(kind, key_path, source))
+    return None if source is None else _made(cache, kind, source_digest(source), facts_of(kind, key_path, source))
 
 
-def _read_and_make(item: tuple[str, str, str, FactsCache]) -> tuple[str, dict] | None:
+def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
     facts = read_and_make(*item)
     return None if facts is None else (facts.digest, facts.to_data())
 
@@ -463,7 +443,7 @@ class Workers:
             for _ in range(self.count):
                 self._pool.submit(importlib.import_module, module)
 
-    def make_all(self, items: list[tuple[str, str, str]], cache: FactsCache) -> list[FileFacts | None]:
+    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[FileFacts | None]:
         """`read_and_make` of each (kind, path, resolved path)."""
         if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
             self._pool = ProcessPoolExecutor(self.count)
@@ -472,20 +452,20 @@ class Workers:
         made: list[FileFacts | None] = []
         results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
                                  chunksize=max(1, len(items) // 64))
-        for (_, _, key_path), result in zip(items, results):
-            facts = None if result is None else FileFacts.from_data(key_path, result[1])
+        for (kind, _, key_path), result in zip(items, results):
+            facts = None if result is None else FileFacts.from_data(key_path, result[1], kind.facts_types)
             if facts is not None:
                 facts.digest = result[0]
             made.append(facts)
         return made
 
 
-def gather_facts(wanted: Mapping[Path, str], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
+def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
                  workers: Workers | None = None) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
     known, else made, in parallel (by `workers` where given)."""
     files: dict[str, FileFacts | None] = {}  # in the order wanted, whatever order they are made in
-    missing: list[tuple[int, tuple[str, str, str]]] = []  # size, (kind, path, resolved path)
+    missing: list[tuple[int, tuple[FactsKind, str, str]]] = []  # size, (kind, path, resolved path)
     for path, kind in wanted.items():
         source = read_source(path)
         if source is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
 import logging
 import multiprocessing
 import re
@@ -25,18 +24,16 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
 from flake8_stale_state import __version__, config
-from flake8_stale_state.checks import CHECKS, dead_attribute
+from flake8_stale_state.edits import LineEdit, fix_edits
 from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
-from flake8_stale_state.findings import Finding, without_silenced
+from flake8_stale_state.findings import Finding, Location, without_silenced
 from flake8_stale_state.settings import Settings
 
 LOG = logging.getLogger(__name__)
 SOURCE = "stale-state"
 DEBOUNCE_SECONDS = 0.3  # a pause in typing long enough to be worth analysing
-SUGGESTION = re.compile(r"did you mean '(?P<name>[^']+)'\?")
 TRAILING_NAME = re.compile(r"\w+$")
-FIXES: dict[str, Callable[[str, list[Finding]], str]] = {c.CODE: c.fix for c in CHECKS if getattr(c, "fix", None)}
 Result = TypeVar("Result")
 
 
@@ -64,27 +61,32 @@ def finding_range(finding: Finding, lines: Sequence[str], codec: PositionCodec) 
     )
 
 
+def related_information(place: Location) -> types.DiagnosticRelatedInformation:
+    at = types.Position(max(place.line - 1, 0), place.col)
+    return types.DiagnosticRelatedInformation(
+        types.Location(Path(place.path).absolute().as_uri(), types.Range(at, at)), place.message)
+
+
 def diagnostic(finding: Finding, lines: Sequence[str], codec: PositionCodec) -> types.Diagnostic:
+    """`data` carries what the quick fixes need (the client sends it back with the diagnostic)."""
+    data = {"symbol": finding.symbol, "suggestion": finding.suggestion, "fix": finding.fix}
     return types.Diagnostic(
         range=finding_range(finding, lines, codec),
         message=finding.message,
         severity=types.DiagnosticSeverity.Warning,
         code=finding.code,
         source=SOURCE,
+        related_information=[related_information(place) for place in finding.related] or None,
+        data={key: value for key, value in data.items() if value} or None,
     )
 
 
-def line_edits(old: str, new: str) -> list[types.TextEdit]:
-    """The changed lines between two versions of a document, as edits of the old one."""
-    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    matcher = difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False)
-    return [
-        types.TextEdit(
-            types.Range(types.Position(first, 0), types.Position(last, 0)), "".join(new_lines[start:end])
-        )
-        for tag, first, last, start, end in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+def diagnostic_data(found: types.Diagnostic, key: str) -> str:
+    return found.data.get(key, "") if isinstance(found.data, dict) else ""
+
+
+def text_edit(edit: LineEdit) -> types.TextEdit:
+    return types.TextEdit(types.Range(types.Position(edit.first, 0), types.Position(edit.end, 0)), edit.text)
 
 
 class StaleStateServer(LanguageServer):
@@ -179,15 +181,15 @@ class StaleStateServer(LanguageServer):
 
 
 def rename_action(document: TextDocument, found: types.Diagnostic) -> types.CodeAction | None:
-    """SS101: rename the written attribute to the one the package reads."""
-    suggestion = SUGGESTION.search(found.message)
+    """Rename the symbol to the finding's suggestion (SS101: the attribute the package reads)."""
+    suggestion = diagnostic_data(found, "suggestion")
     written = document.text_in_client_range(found.range)
     name = TRAILING_NAME.search(written)
-    if suggestion is None or name is None:
+    if not suggestion or name is None:
         return None
-    replacement = written[: name.start()] + suggestion["name"]
+    replacement = written[: name.start()] + suggestion
     return types.CodeAction(
-        title=f"Rename '{name.group()}' to '{suggestion['name']}'",
+        title=f"Rename '{name.group()}' to '{suggestion}'",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[found],
         is_preferred=True,
@@ -196,29 +198,26 @@ def rename_action(document: TextDocument, found: types.Diagnostic) -> types.Code
 
 
 def fix_action(document: TextDocument, found: types.Diagnostic) -> types.CodeAction | None:
-    """A check's own fix (SS102: reset the list before the loop), as the lines it changes."""
-    fix = FIXES.get(str(found.code))
+    """The rule's own fix of the finding (SS102: reset the list before the loop), as the lines it changes."""
+    title = diagnostic_data(found, "fix")
     path = uri_path(document.uri)
-    if fix is None or path is None:
+    if not title or path is None:
         return None
     start = document.position_from_client_units(found.range.start)
-    finding = Finding(str(path), start.line + 1, start.character, str(found.code), found.message)
-    source = document.source
+    finding = Finding(str(path), start.line + 1, start.character, str(found.code), found.message, fix=title)
     try:
-        edits = line_edits(source, fix(source, [finding]))
+        edits = fix_edits(document.source, finding)
     except Exception:  # a document that no longer parses: no fix to offer
         LOG.exception("stale-state: fixing %s failed", path)
         return None
     if not edits:
         return None
-    added = [line.strip() for edit in edits for line in edit.new_text.splitlines()]
-    title = f"Insert '{added[0]}'" if len(added) == 1 else f"Fix {found.code}"
     return types.CodeAction(
         title=title,
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[found],
         is_preferred=True,
-        edit=types.WorkspaceEdit(changes={document.uri: edits}),
+        edit=types.WorkspaceEdit(changes={document.uri: [text_edit(edit) for edit in edits]}),
     )
 
 
@@ -287,9 +286,8 @@ def build_server(settings: Settings | None = None, config_problem: str | None = 
         for found in params.context.diagnostics:
             if found.source != SOURCE:
                 continue
-            if found.code == dead_attribute.CODE:
-                action = rename_action(document, found)
-            else:
+            action = rename_action(document, found)
+            if action is None:
                 action = await asyncio.to_thread(fix_action, document, found)
             if action is not None:
                 actions.append(action)

@@ -19,8 +19,8 @@ from typing import Any
 from flake8_stale_state import __version__, config
 from flake8_stale_state.baseline import Baseline, BaselineError, load
 from flake8_stale_state.cache import disabled
-from flake8_stale_state.checks import dead_attribute
-from flake8_stale_state.engine import CODES, UNANALYSED, Analyzer
+from flake8_stale_state.checks import RULES
+from flake8_stale_state.engine import UNANALYSED, Analyzer, codes
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import without_silenced
 from flake8_stale_state.settings import Settings
@@ -62,10 +62,10 @@ def selected_codes(options: argparse.Namespace) -> set[str]:
         from flake8.style_guide import Decision, DecisionEngine
 
         decide = DecisionEngine(options).decision_for
-        return {code for code in CODES if decide(code) is Decision.Selected}
+        return {code for code in codes() if decide(code) is Decision.Selected}
     except Exception:  # a flake8 without that API: do the work rather than miss findings
         LOG.debug("stale-state: flake8's selection could not be read", exc_info=True)
-        return set(CODES)
+        return set(codes())
 
 
 def _workers_start_anew(options: argparse.Namespace) -> bool:
@@ -160,9 +160,10 @@ class StaleStatePlugin:
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Check the options as `stale-state` does: a refused one stops flake8 with the command's one line and
         exit 2. With no SS code selected nothing else is done, and `run` returns at once."""
-        codes = selected_codes(options)
-        cls.selected = bool(codes)
-        cls.names_missing_bases = dead_attribute.CODE in codes and not _in_started_worker()
+        chosen = selected_codes(options)
+        cls.selected = bool(chosen)
+        cls.names_missing_bases = any(rule.names_missing_bases and rule.code in chosen for rule in RULES) \
+            and not _in_started_worker()
         try:
             configuration = configuration_from(options)
             cls.baseline = load(configuration.baseline) if configuration.baseline else None

@@ -4,36 +4,36 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
 from flake8_stale_state import __version__
-from flake8_stale_state.checks import CHECKS
+from flake8_stale_state.checks import RULES
+from flake8_stale_state.edits import LineEdit
 from flake8_stale_state.engine import UNANALYSED
-from flake8_stale_state.findings import Finding, Problem, relative_path
+from flake8_stale_state.findings import Finding, Location, Problem, relative_path
+from flake8_stale_state.rule import Rule
 
 PROJECT_URL = "https://github.com/flake8-stale-state/flake8-stale-state"
 SCHEMA_URL = "https://json.schemastore.org/sarif-2.1.0.json"
-# README section of each code, as the README's headings are anchored
-HELP_ANCHORS = {
-    "SS101": "ss101-attribute-written-never-read",
-    "SS102": "ss102-list-cache-rebuilt-without-being-cleared",
-    "SS103": "ss103-config-read-shadowing-a-seeded-attribute",
-}
 
 
-def rule(check) -> dict:
-    """A check's rule metadata, from its module docstring: the summary line, then the examples."""
-    summary, _, details = inspect.cleandoc(check.__doc__ or "").partition("\n")
-    summary = summary.removeprefix(f"{check.CODE}:").strip()
-    summary = summary[:1].upper() + summary[1:]
+def help_text(rule: Rule) -> str:
+    """The rule's definition, then its examples."""
+    examples = "\n\n".join(f"Example: {example.title}\n\n{example.source.rstrip()}" for example in rule.examples)
+    return f"{inspect.cleandoc(rule.description)}\n\n{examples}"
+
+
+def rule_entry(rule: Rule) -> dict:
+    summary = rule.summary[:1].upper() + rule.summary[1:]
     return {
-        "id": check.CODE,
-        "name": check.NAME,
+        "id": rule.code,
+        "name": rule.name,
         "shortDescription": {"text": summary},
         "fullDescription": {"text": summary},
-        "help": {"text": details.strip() or summary},
-        "helpUri": f"{PROJECT_URL}#{HELP_ANCHORS[check.CODE]}",
+        "help": {"text": help_text(rule)},
+        "helpUri": f"{PROJECT_URL}#{rule.anchor}",
         "defaultConfiguration": {"level": "warning"},
     }
 
@@ -44,22 +44,42 @@ def artifact_uri(path: str) -> str:
     return Path(relative).as_uri() if Path(relative).is_absolute() else quote(relative)
 
 
-def result(finding: Finding, rule_index: dict[str, int]) -> dict:
+def artifact(path: str) -> dict:
+    return {"uri": artifact_uri(path), "uriBaseId": "%SRCROOT%"}
+
+
+def physical(place: Finding | Location) -> dict:
+    return {"artifactLocation": artifact(place.path), "region": {"startLine": place.line, "startColumn": place.col + 1}}
+
+
+def sarif_fix(finding: Finding, edits: list[LineEdit]) -> dict:
+    """The edits as replacements of whole lines: from the start of the first to the start of the line after the
+    last (an empty region where lines are only inserted)."""
+    replacements = [{"deletedRegion": {"startLine": edit.first + 1, "startColumn": 1, "endLine": edit.end + 1,
+                                       "endColumn": 1},
+                     "insertedContent": {"text": edit.text}} for edit in edits]
+    return {"description": {"text": finding.fix},
+            "artifactChanges": [{"artifactLocation": artifact(finding.path), "replacements": replacements}]}
+
+
+def result(finding: Finding, rule_index: dict[str, int], edits: list[LineEdit]) -> dict:
     entry = {
         "ruleId": finding.code,
         "level": "warning",
         "message": {"text": finding.message},
-        "locations": [{
-            "physicalLocation": {
-                "artifactLocation": {"uri": artifact_uri(finding.path), "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": finding.line, "startColumn": finding.col + 1},
-            },
-        }],
+        "locations": [{"physicalLocation": physical(finding)}],
     }
     if finding.code in rule_index:
         entry["ruleIndex"] = rule_index[finding.code]
-    if finding.symbol or finding.context:
-        entry["properties"] = {"symbol": finding.symbol, "context": finding.context}
+    if finding.related:
+        entry["relatedLocations"] = [{"id": number, "physicalLocation": physical(place),
+                                      "message": {"text": place.message}}
+                                     for number, place in enumerate(finding.related)]
+    if edits:
+        entry["fixes"] = [sarif_fix(finding, edits)]
+    properties = {"symbol": finding.symbol, "context": finding.context, "suggestion": finding.suggestion}
+    if any(properties.values()):
+        entry["properties"] = {key: value for key, value in properties.items() if value}
     return entry
 
 
@@ -74,8 +94,10 @@ def notification(problem: Problem) -> dict:
     }
 
 
-def sarif_log(findings: list[Finding], problems: list[Problem] = ()) -> dict:
-    rules = [rule(check) for check in CHECKS]
+def sarif_log(findings: list[Finding], problems: list[Problem] = (),
+              fixes: Mapping[Finding, list[LineEdit]] | None = None) -> dict:
+    """`fixes`: the edits that fix each fixable finding."""
+    rules = [rule_entry(rule) for rule in RULES]
     rule_index = {r["id"]: number for number, r in enumerate(rules)}
     return {
         "$schema": SCHEMA_URL,
@@ -93,10 +115,11 @@ def sarif_log(findings: list[Finding], problems: list[Problem] = ()) -> dict:
                 "toolExecutionNotifications": [notification(problem) for problem in problems],
             }],
             "columnKind": "unicodeCodePoints",
-            "results": [result(finding, rule_index) for finding in findings],
+            "results": [result(finding, rule_index, (fixes or {}).get(finding, [])) for finding in findings],
         }],
     }
 
 
-def dumps(findings: list[Finding], problems: list[Problem] = ()) -> str:
-    return json.dumps(sarif_log(findings, problems), indent=2, ensure_ascii=False) + "\n"
+def dumps(findings: list[Finding], problems: list[Problem] = (),
+          fixes: Mapping[Finding, list[LineEdit]] | None = None) -> str:
+    return json.dumps(sarif_log(findings, problems, fixes), indent=2, ensure_ascii=False) + "\n"

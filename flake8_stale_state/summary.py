@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    INTROSPECTORS, STRING_READERS, FactsBuilder, FileFacts, constructor_of, python_syntax_error,
+    INTROSPECTORS, STRING_READERS, FactsBuilder, FileFacts, Signals, constructor_of, python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 
@@ -40,11 +40,6 @@ STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # nodes whose fields hold no other node, and which the summary has no use for
 NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
                               for kind in base.__subclasses__())}
-# Signals: cheap shapes that tell a check whether a file is worth a libcst parse.
-GUARDED_LOOP = "if-not-equal-loop"  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
-REBUILD_METHOD = "rebuild-method"  # a method appends to a list the class creates empty, resets it nowhere (SS102)
-SEEDED = "seeded:"  # + K: a class copies a value read by key K into an attribute K and reads K again (SS103)
-SEEDING_METHOD = "seeding-method:"  # + "12-40": lines of a method of such a class that may see the copy (SS103)
 
 # Uses of a whole `self.__dict__` (or `vars(self)`, `asdict(self)`) that read no attribute: a debug
 # representation, state moved to another object, or a lookup of a name that normal lookup did not find.
@@ -516,6 +511,10 @@ class Summarizer(ast.NodeVisitor):
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
+        # the signals (facts.Signals), as they are found
+        self.guarded_loop = self.rebuild_method = False
+        self.seeded: set[str] = set()
+        self.seeding_methods: list[tuple[int, int]] = []
 
     # The walk is most of the pre-pass's cost, so it is `ast.NodeVisitor`'s made cheaper: one lookup of the
     # handler per node type, and no visit of the nodes that hold nothing to see (`Name`, `Load`, `Add`, ...).
@@ -1019,7 +1018,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_If(self, node: ast.If) -> None:
         if may_rebuild(node):
-            self.builder.facts.signals.add(GUARDED_LOOP)
+            self.guarded_loop = True
         self._note_attribute_docstrings(node)
         narrowing = narrowed(node.test)
         if narrowing is None:
@@ -1048,12 +1047,10 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
         lists = self.class_lists.pop()
         if lists.may_rebuild():
-            self.builder.facts.signals.add(REBUILD_METHOD)
+            self.rebuild_method = True
         keys = self.class_keys.pop()
-        self.builder.facts.signals.update(SEEDED + key for key in keys.read_again())
-        self.builder.facts.signals.update(
-            f"{SEEDING_METHOD}{first}-{last}" for first, last in keys.seeding_methods(self.source)
-        )
+        self.seeded.update(keys.read_again())
+        self.seeding_methods.extend(keys.seeding_methods(self.source))
         self.builder.leave_class()
         self.scope.leave()
 
@@ -1155,4 +1152,6 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
     facts.path = path
+    facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, frozenset(summarizer.seeded),
+                            tuple(sorted(set(summarizer.seeding_methods))))
     return facts

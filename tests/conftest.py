@@ -6,9 +6,15 @@ import resource
 import shutil
 import subprocess
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
+
+from flake8_stale_state.checks import RULES
+from flake8_stale_state.engine import libcst_kind, summary_kind
+from flake8_stale_state.facts import FileFacts
+from flake8_stale_state.index import facts_of
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -75,3 +81,16 @@ def counting_parses(cwd: Path, cache: Path, *argv: str) -> list[str]:
                             text=True, env={**os.environ, "STALE_STATE_CACHE_DIR": str(cache)})
     assert result.returncode == 0, result.stderr
     return result.stdout.split()[-3:]
+
+
+def full_facts(path: str, source: str | bytes, codes: Collection[str] | None = None,
+               lines: Collection[int] = ()) -> FileFacts:
+    """libcst's facts with the collectors of the rules `codes` names (every rule's if None), of the excerpt
+    holding `lines` where some are given."""
+    rules = [rule for rule in RULES if codes is None or rule.code in codes]
+    return facts_of(libcst_kind(rules, lines), path, source)
+
+
+def summary_facts(path: str, source: str | bytes) -> FileFacts:
+    """The package index's facts: the `ast` summary, libcst's where `ast` cannot parse the file."""
+    return facts_of(summary_kind(), path, source)

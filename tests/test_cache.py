@@ -192,7 +192,7 @@ def test_workers_make_facts_of_the_file_as_it_is_now_and_keep_them_in_the_cache(
     module.write_text("class A:\n    def f(self):\n        self.x = 1\n")
     made = read_and_make(SUMMARY, str(module), "m.py", cache)
     assert made.digest == source_digest(module.read_bytes())
-    assert cache.load("m.py", entry_key(made.digest, SUMMARY)).writes == made.writes
+    assert cache.load("m.py", entry_key(made.digest, SUMMARY.key), {}).writes == made.writes
     # deleted between discovery and its turn: no facts, and no entry for the content last seen
     module.unlink()
     assert read_and_make(SUMMARY, str(module), "m.py", cache) is None

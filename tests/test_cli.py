@@ -33,6 +33,7 @@ def test_json_format(project, capsys):
         "message": "'checkpoint_interval' is assigned but never read in package 'pipe'; "
         "did you mean 'activation_checkpoint_interval'?",
         "symbol": "checkpoint_interval", "context": "PipelineModule.set_checkpoint_interval",
+        "suggestion": "activation_checkpoint_interval", "fix": "", "related": [],
     }
 
 

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REPO
 from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.hint import closest, tokens
-from flake8_stale_state.index import full_facts
+from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
 from flake8_stale_state import library_bases

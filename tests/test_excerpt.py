@@ -11,9 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.index import full_facts, full_kind, make
+from flake8_stale_state.checks import RULES
+from flake8_stale_state.engine import libcst_kind
+from flake8_stale_state.index import facts_of
 from flake8_stale_state.package import python_files
 from flake8_stale_state.summary import summarize
 
@@ -127,7 +129,7 @@ def test_libcst_finds_in_the_excerpt_of_a_write_what_it_finds_there_in_the_whole
     source = path.read_bytes()
     whole = full_facts(str(path), source)
     for line in sorted({write.line for write in summarize(str(path), source).writes}):
-        part = make(full_kind(["SS101", "SS102", "SS103"], [line]), str(path), source)
+        part = facts_of(libcst_kind(RULES, [line]), str(path), source)
         assert part.error is None
         assert [w for w in part.writes if w.line == line] == [w for w in whole.writes if w.line == line]
 

@@ -29,7 +29,7 @@ def test_fixture_case(case):
 
 
 def test_fixtures_cover_every_check():
-    from flake8_stale_state.checks import CHECKS
+    from flake8_stale_state.checks import RULES
 
     expected_codes = {code for case in CASES for _, _, code in expected_findings(case)}
-    assert {check.CODE for check in CHECKS} <= expected_codes
+    assert {rule.code for rule in RULES} <= expected_codes

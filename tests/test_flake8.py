@@ -113,16 +113,16 @@ import sys
 
 from flake8_stale_state import index
 
-original_make = index.make
+original_facts_of = index.facts_of
 
 
-def counted_make(kind, path, source):
+def counted_facts_of(kind, path, source):
     with open(os.environ["FACTS_LOG"], "a") as log:
-        log.write(f"{multiprocessing.current_process().name} {kind} {path}\\n")
-    return original_make(kind, path, source)
+        log.write(f"{multiprocessing.current_process().name} {'libcst' if kind.libcst else 'summary'} {path}\\n")
+    return original_facts_of(kind, path, source)
 
 
-index.make = counted_make
+index.facts_of = counted_facts_of
 
 if __name__ == "__main__":
     multiprocessing.set_start_method(sys.argv[1])

@@ -12,10 +12,10 @@ from flake8_stale_state import __version__
 from flake8_stale_state.cli import build_parser
 
 FLAG = ("pipe/module.py", 13, 13, "SS101", "'interval_was_zero' is assigned but never read in package 'pipe'",
-        "interval_was_zero", "PipelineModule._precompute_checkpointable_values")
+        "interval_was_zero", "PipelineModule._precompute_checkpointable_values", "", "", [])
 SETTER = ("pipe/module.py", 19, 9, "SS101", "'checkpoint_interval' is assigned but never read in package 'pipe'; "
           "did you mean 'activation_checkpoint_interval'?", "checkpoint_interval",
-          "PipelineModule.set_checkpoint_interval")
+          "PipelineModule.set_checkpoint_interval", "activation_checkpoint_interval", "", [])
 BROKEN = ("pipe/broken.py", "could not analyse this file: syntax error at line 1: invalid syntax")
 
 
@@ -37,7 +37,7 @@ def output(capsys, *args: str) -> tuple[int, str, str]:
 def test_json_envelope_holds_the_findings_and_the_errors(broken, capsys):
     code, out, err = output(capsys, "--format", "json", "pipe")
     assert code == 2 and err == f"stale-state: {BROKEN[0]}: {BROKEN[1]}\n"
-    keys = ("path", "line", "column", "code", "message", "symbol", "context")
+    keys = ("path", "line", "column", "code", "message", "symbol", "context", "suggestion", "fix", "related")
     assert json.loads(out) == {
         "version": 1,
         "tool": {"name": "stale-state", "version": __version__},
@@ -76,7 +76,7 @@ def test_github_annotations(broken, capsys):
     assert code == 2
     assert out.splitlines() == [
         f"::warning file={path},line={line},col={col},title={code}::{message}"
-        for path, line, col, code, message, _, _ in (FLAG, SETTER)
+        for path, line, col, code, message, *_ in (FLAG, SETTER)
     ] + [f"::error file={BROKEN[0]},title=SS000::{BROKEN[1]}"]
 
 
@@ -99,7 +99,7 @@ def test_gitlab_code_quality(broken, capsys):
         {"type": "issue", "check_name": code, "description": f"{code} {message}", "categories": ["Bug Risk"],
          "severity": "minor", "fingerprint": fingerprint(path, context, symbol, code, "1"),
          "location": {"path": path, "lines": {"begin": line}}}
-        for path, line, _, code, message, symbol, context in (FLAG, SETTER)
+        for path, line, _, code, message, symbol, context, *_ in (FLAG, SETTER)
     ] + [{"type": "issue", "check_name": "SS000", "description": f"SS000 {BROKEN[1]}", "categories": ["Bug Risk"],
           "severity": "major", "fingerprint": fingerprint(BROKEN[0], "SS000", BROKEN[1]),
           "location": {"path": BROKEN[0], "lines": {"begin": 1}}}]

@@ -6,8 +6,8 @@ import hypothesmith
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import full_facts
 from flake8_stale_state.engine import Analyzer
-from flake8_stale_state.index import full_facts
 from flake8_stale_state.settings import Settings
 from flake8_stale_state.summary import summarize
 

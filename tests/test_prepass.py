@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.engine import Analyzer
-from flake8_stale_state.index import full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
-from flake8_stale_state.summary import GUARDED_LOOP, REBUILD_METHOD, SEEDED, SEEDING_METHOD, summarize
+from flake8_stale_state.summary import summarize
 
 SOURCES = sorted([*python_files(FIXTURES), *python_files(REPO / "flake8_stale_state"), *python_files(REPO / "tests")])
 
@@ -85,8 +84,8 @@ def test_the_seed_prepass_clears_only_what_libcst_finds_nothing_in(decorators, s
         f"    def use(self):\n        return {read}\n\n"
         "    def move(self):\n        self.k = 2\n        self.mod.k = 3\n"
     )
-    assert (SEEDED + "k" in summarize("m.py", source).signals) == signalled
-    assert bool(full_facts("m.py", source).checks["SS103"]["reads"]) == signalled  # a finding, or none
+    assert ("k" in summarize("m.py", source).signals.seeded) == signalled
+    assert bool(full_facts("m.py", source).checks["SS103"].reads) == signalled  # a finding, or none
 
 
 SEEDING_CLASS = """\
@@ -118,14 +117,13 @@ def test_libcst_sees_the_methods_that_name_a_seed_and_finds_there_what_it_finds_
     """`describe` names no key but the config's first step: it reads a second value of the config, which
     tells a config from one attribute of a live object. `unrelated` names neither, and is left out."""
     summary = summarize("m.py", SEEDING_CLASS)
-    methods = {signal.removeprefix(SEEDING_METHOD) for signal in summary.signals if signal.startswith(SEEDING_METHOD)}
-    assert methods == {"2-6", "8-9", "11-12"}
+    assert summary.signals.seeding_methods == ((2, 6), (8, 9), (11, 12))
     whole = full_facts("m.py", SEEDING_CLASS).checks["SS103"]
     lines = {*range(2, 7), *range(8, 10), *range(11, 13), 21}  # with the other assignment of the key
     assert full_facts("m.py", SEEDING_CLASS, ["SS103"], lines).checks["SS103"] == whole
-    assert [read["line"] for read in whole["reads"]] == [9]
+    assert [read.line for read in whole.reads] == [9]
     # without `describe`, the pipeline would be read for one value only: no config, and no finding
-    assert not full_facts("m.py", SEEDING_CLASS, ["SS103"], lines - {11, 12}).checks["SS103"]["reads"]
+    assert not full_facts("m.py", SEEDING_CLASS, ["SS103"], lines - {11, 12}).checks["SS103"].reads
 
 
 CONFIG_CHAINS = {
@@ -145,10 +143,9 @@ def test_a_method_naming_the_first_step_of_a_seeds_config_is_seen(seed):
         "    def other(self):\n        return self._config['stages']\n\n"
         "    def unrelated(self):\n        return self.pipe\n"
     )
-    seeded = {signal.removeprefix(SEEDING_METHOD) for signal in summarize("m.py", source).signals
-              if signal.startswith(SEEDING_METHOD)}
+    seeded = set(summarize("m.py", source).signals.seeding_methods)
     lines = len(seed.splitlines())
-    assert seeded == {f"2-{2 + lines}", f"{4 + lines}-{5 + lines}", f"{7 + lines}-{8 + lines}"}
+    assert seeded == {(2, 2 + lines), (4 + lines, 5 + lines), (7 + lines, 8 + lines)}
 
 
 REBUILD_SHAPES = {
@@ -168,12 +165,12 @@ def test_the_rebuild_prepass_clears_only_what_libcst_finds_nothing_in(test, upda
         "    def load(self, key, ready, rows):\n"
         f"        if {test}:\n            for x in key:\n                {append}\n            {update}\n"
     )
-    assert (GUARDED_LOOP in summarize("m.py", source).signals) == signalled
+    assert summarize("m.py", source).signals.guarded_loop == signalled
     assert bool(rebuilds(source, "guard")) == signalled
 
 
 def rebuilds(source: str, shape: str) -> list:
-    return [r for r in full_facts("m.py", source).checks["SS102"] if r["shape"] == shape]
+    return [r for r in full_facts("m.py", source).checks["SS102"].found if r.shape == shape]
 
 
 METHOD_SHAPES = {
@@ -222,27 +219,28 @@ def test_the_rebuild_method_prepass_clears_only_what_libcst_finds_nothing_in(ini
         "class A:\n    def __init__(self, rows):\n"
         f"        self.rows = {initial}\n        self.other = []\n\n    {method}\n"
     )
-    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert summarize("m.py", source).signals.rebuild_method == signalled
     assert bool(rebuilds(source, "method")) == found
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
 def test_the_prepass_signals_every_file_where_libcst_finds_a_rebuild(path):
     source = path.read_bytes()
-    found = {r["shape"] for r in full_facts(str(path), source).checks["SS102"]}
+    found = {r.shape for r in full_facts(str(path), source).checks["SS102"].found}
     signals = summarize(str(path), source).signals
-    assert ("guard" in found) <= (GUARDED_LOOP in signals)
-    assert ("method" in found) <= (REBUILD_METHOD in signals)
+    assert ("guard" in found) <= signals.guarded_loop
+    assert ("method" in found) <= signals.rebuild_method
 
 
 def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_find_them():
     import libcst as cst
 
-    from flake8_stale_state.checks import collectors
+    from flake8_stale_state.checks import RULES
     from flake8_stale_state.cst_facts import AttributeCollector, ScopeCloser, ScopeOpener
     from flake8_stale_state.scope import Scope
 
-    for visitor_class in (ScopeOpener, ScopeCloser, AttributeCollector, *collectors().values()):
+    collectors = [rule.collecting.collector() for rule in RULES if rule.collecting]
+    for visitor_class in (ScopeOpener, ScopeCloser, AttributeCollector, *collectors):
         visitor = visitor_class(Scope())
         own = visitor.get_visitors()
         assert own and own == cst.BatchableCSTVisitor.get_visitors(visitor)
@@ -264,7 +262,7 @@ PRIVATE_METHODS = {
 @pytest.mark.parametrize("calls, signalled, found", PRIVATE_METHODS.values(), ids=PRIVATE_METHODS)
 def test_the_prepass_lets_libcst_look_at_a_private_method_that_may_run_again(calls, signalled, found):
     source = f"class A:\n    {calls}\n\n    def _load(self):\n        self.rows.extend([1, 2])\n"
-    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert summarize("m.py", source).signals.rebuild_method == signalled
     assert bool(rebuilds(source, "method")) == found
 
 
@@ -280,5 +278,5 @@ PUBLIC_METHODS = {
 def test_the_prepass_clears_a_public_method_run_only_from_the_constructor(init, other, signalled, found):
     source = (f"class A:\n    def __init__(self):\n        self.rows = []\n        {init}\n\n    {other}\n\n"
               "    def load(self):\n        self.rows.extend([1, 2])\n")
-    assert (REBUILD_METHOD in summarize("m.py", source).signals) == signalled
+    assert summarize("m.py", source).signals.rebuild_method == signalled
     assert bool(rebuilds(source, "method")) == found

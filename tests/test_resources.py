@@ -16,6 +16,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from conftest import full_facts, summary_facts
 from flake8_stale_state import index
 from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.facts import FileFacts
@@ -135,7 +136,7 @@ def test_memory_grows_with_the_facts_not_with_the_trees(name, tmp_path):
         # here with every check's collector, at least what `prepare` made)
         held = list(analyzer.index_for(paths[0]).files.values())
         if run is index_and_checks and prepass:
-            held += [index.full_facts(str(path), path.read_bytes()) for path in paths]
+            held += [full_facts(str(path), path.read_bytes()) for path in paths]
         return peak, retained, facts_json_size(held)
 
     measure(1)  # imports, compiled patterns and the like, allocated once per process
@@ -151,7 +152,7 @@ def test_memory_grows_with_the_facts_not_with_the_trees(name, tmp_path):
     assert extra_retained < OBJECTS_PER_JSON_BYTE * extra_facts, (extra_retained, extra_facts)
 
 
-@pytest.mark.parametrize("make", [index.full_facts, index.summary_facts], ids=["libcst", "ast"])
+@pytest.mark.parametrize("make", [full_facts, summary_facts], ids=["libcst", "ast"])
 def test_a_files_tree_is_freed_as_soon_as_its_facts_are_made(make):
     make("warm_up.py", module_source(0))
     gc.collect()

@@ -55,8 +55,11 @@ def test_rules_metadata(log):
             message_string(rule[field])
         assert rule["helpUri"].startswith(sarif.PROJECT_URL + "#" + rule["id"].lower() + "-")
         assert rule["defaultConfiguration"]["level"] in LEVELS
-    assert rules[0]["shortDescription"]["text"].startswith("`self.X = ...` where no read of X that can reach")
-    assert "Bad" in rules[0]["help"]["text"] and "Good" in rules[0]["help"]["text"]
+    assert rules[0]["shortDescription"]["text"].startswith("`self.X = ...` where no read of `X` that can reach")
+    from flake8_stale_state.checks import RULES
+
+    for rule, entry in zip(RULES, rules):
+        assert all(example.source.rstrip() in entry["help"]["text"] for example in rule.examples)
 
 
 def test_results(log):
@@ -80,7 +83,8 @@ def test_results(log):
     assert setter["locations"][0]["physicalLocation"]["region"] == {"startLine": 19, "startColumn": 9}
     assert setter["message"]["text"].endswith("did you mean 'activation_checkpoint_interval'?")
     assert setter["properties"] == {
-        "symbol": "checkpoint_interval", "context": "PipelineModule.set_checkpoint_interval"}
+        "symbol": "checkpoint_interval", "context": "PipelineModule.set_checkpoint_interval",
+        "suggestion": "activation_checkpoint_interval"}
 
 
 def test_no_findings_is_an_empty_results_list(tmp_path, monkeypatch, capsys):
@@ -96,6 +100,8 @@ def github_anchor(heading: str) -> str:
 
 
 def test_help_anchors_are_readme_headings():
+    from flake8_stale_state.checks import RULES
+
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     anchors = {github_anchor(h) for h in re.findall(r"^#+ (SS\d{3}:.*)$", readme, re.MULTILINE)}
-    assert set(sarif.HELP_ANCHORS.values()) <= anchors
+    assert {rule.anchor for rule in RULES} <= anchors

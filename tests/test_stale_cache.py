@@ -5,12 +5,13 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
-from flake8_stale_state.checks import fix_source, stale_cache
+from flake8_stale_state.checks import RULES, fix_source, stale_cache
 from flake8_stale_state.cli import main
 from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.settings import Settings
@@ -182,7 +183,7 @@ def test_fix_leaves_silenced_findings_alone(module, capsys):
     assert module.read_text() == before
 
 
-def test_fix_refuses_a_file_changed_since_it_was_analysed(module, capsys, monkeypatch):
+def test_fix_refuses_a_file_changed_since_it_was_analysed(module, capsys):
     edited = CACHE + "\n# edited meanwhile\n"
     original_fix = stale_cache.fix
 
@@ -190,8 +191,12 @@ def test_fix_refuses_a_file_changed_since_it_was_analysed(module, capsys, monkey
         module.write_text(edited)
         return original_fix(source, found)
 
-    monkeypatch.setattr(stale_cache, "fix", fix_while_someone_edits)
-    code, _, err = run(capsys, "--no-cache", "--fix", "table.py")
+    at = RULES.index(stale_cache.RULE)
+    RULES[at] = replace(stale_cache.RULE, fix=fix_while_someone_edits)
+    try:
+        code, _, err = run(capsys, "--no-cache", "--fix", "table.py")
+    finally:
+        RULES[at] = stale_cache.RULE
     assert code == 2
     assert err == "stale-state: table.py: changed on disk since it was analysed; not fixed\n" + NOTHING_FIXED
     assert module.read_text() == edited

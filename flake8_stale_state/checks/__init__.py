@@ -1,43 +1,38 @@
-"""The checks: one module per code, each a pure function of (file facts, package index)."""
+"""The registry of rules: one module per code, each declaring a `RULE` (rule.py). The engine, the cache, the
+front ends and the docs read the checks from here, and from nowhere else."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from flake8_stale_state.checks import config_shadow, dead_attribute, stale_cache
+from flake8_stale_state.findings import Finding
+from flake8_stale_state.rule import Rule
 
-if TYPE_CHECKING:
-    from flake8_stale_state.findings import Finding
-
-CHECKS = (dead_attribute, stale_cache, config_shadow)
-
-
-COLLECTING = (stale_cache.CODE, config_shadow.CODE)  # the codes whose checks collect libcst facts of their own
+RULES: list[Rule] = [dead_attribute.RULE, stale_cache.RULE, config_shadow.RULE]
 
 
-def collectors() -> dict:
-    """Code -> the libcst collector class a check needs beyond the shared attribute facts.
+def register(rule: Rule) -> None:
+    """Add a rule at run time (a project's own check, a test's): it takes part in everything the others do."""
+    if any(known.code == rule.code for known in RULES):
+        raise ValueError(f"a rule with code {rule.code} is registered already")
+    RULES.append(rule)
 
-    Imported here, when a file is parsed, rather than with the checks: a run served from the cache
-    never loads libcst.
-    """
-    from flake8_stale_state.checks import config_shadow_cst, stale_cache_cst
 
-    return {stale_cache.CODE: stale_cache_cst.Collector, config_shadow.CODE: config_shadow_cst.Collector}
+def rule_of(code: str) -> Rule | None:
+    return next((rule for rule in RULES if rule.code == code), None)
 
 
 def fix_source(source: str, findings_of: Callable[[str], list[Finding]]) -> str:
-    """`source` with the findings of every check that has a `fix` fixed, one check at a time.
+    """`source` with the findings of every rule that has a `fix` fixed, one rule at a time.
 
-    `findings_of` analyses a version of the source; it is called again after each check's fix, because a fix
-    moves the lines the next check's findings point to.
+    `findings_of` analyses a version of the source; it is called again after each rule's fix, because a fix
+    moves the lines the next rule's findings point to.
     """
-    for check in CHECKS:
-        fix = getattr(check, "fix", None)
-        if fix is None:
+    for rule in RULES:
+        if rule.fix is None:
             continue
-        findings = [f for f in findings_of(source) if f.code == check.CODE]
+        findings = [f for f in findings_of(source) if f.code == rule.code]
         if findings:
-            source = fix(source, findings)
+            source = rule.fix(source, findings)
     return source

@@ -1,31 +1,5 @@
 """SS103: a config value read again after it seeded an attribute that can change on its own.
 
-Bad (the module can checkpoint while the config still says 0):
-
-    class PipelineEngine:
-        def __init__(self, module, config):
-            self.module = module
-            self._config = config
-            if self._config.pipeline['activation_checkpoint_interval'] > 0:
-                self.module.activation_checkpoint_interval = self._config.pipeline['activation_checkpoint_interval']
-
-        def _exec_load_micro_batch(self, inputs):
-            if self._config.pipeline['activation_checkpoint_interval'] > 0:     # SS103
-                inputs.requires_grad = True
-
-    class PipelineModule:
-        def __init__(self, activation_checkpoint_interval=0):
-            self.activation_checkpoint_interval = activation_checkpoint_interval
-
-        def set_checkpoint_interval(self, interval):
-            self.activation_checkpoint_interval = interval
-
-Good: read the seeded attribute, which is where the value lives once seeded:
-
-        def _exec_load_micro_batch(self, inputs):
-            if self.module.activation_checkpoint_interval > 0:
-                inputs.requires_grad = True
-
 A *seed* is `OWNER.K = CFG['K']`, `OWNER.K = CFG.K`, `OWNER.K = CFG.get('K', ...)` or
 `OWNER.K = getattr(CFG, 'K', ...)`, where OWNER is the receiver (`self`) or an attribute chain on it, and CFG
 is an attribute and string-subscript chain on the receiver, directly or through a local name bound to one
@@ -53,20 +27,64 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import FileFacts, Write
-from flake8_stale_state.findings import Finding
-from flake8_stale_state.summary import SEEDED, SEEDING_METHOD
+from flake8_stale_state.facts import Collecting, FileFacts, Write
+from flake8_stale_state.findings import Finding, Location
+from flake8_stale_state.rule import Example, Rule
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
     from flake8_stale_state.settings import Settings
 
 CODE = "SS103"
-NAME = "config-shadows-attribute"
 
 LAST_ATTRIBUTE = re.compile(r"\.(\w+)$")
+
+
+@dataclass(frozen=True)
+class Seed:
+    """`OWNER.K = CFG[K]` in a method of class `cls`: `config` and `owner` are paths from the receiver."""
+
+    cls: str
+    method: str
+    key: str
+    target: str  # as written: `self.module.activation_checkpoint_interval`
+    line: int
+    col: int
+    config: str  # `._config.pipeline`
+    owner: str  # `.module`; "" for the receiver itself
+
+
+@dataclass(frozen=True)
+class ConfigRead:
+    """A read of `CFG[K]` elsewhere in the class that seeded from it, not part of seeding."""
+
+    cls: str
+    method: str
+    key: str
+    text: str  # as written: `self._config.pipeline['activation_checkpoint_interval']`
+    line: int
+    col: int
+    config: str
+
+
+SEED_FIELDS = tuple(f.name for f in fields(Seed))[1:]  # as the collector names them, after the class
+READ_FIELDS = tuple(f.name for f in fields(ConfigRead))[1:]
+
+
+@dataclass(frozen=True)
+class Shadowing:
+    seeds: tuple[Seed, ...] = ()
+    reads: tuple[ConfigRead, ...] = ()
+    placeholders: tuple[tuple[int, int], ...] = ()  # `X.K = None` stores: they empty an attribute
+
+
+def collector() -> type:
+    from flake8_stale_state.checks.config_shadow_cst import Collector  # libcst, only when a file is parsed
+
+    return Collector
 
 
 # findings -------------------------------------------------------------------------------------------------
@@ -75,12 +93,12 @@ def bases_of(index: PackageIndex, path: str, cls: str | None) -> set[str]:
     return {base.rsplit(".", 1)[-1] for base in info.bases} if info else set()
 
 
-def can_diverge(write: Write, path: str, seed: dict[str, Any], seed_path: str, index: PackageIndex) -> bool:
+def can_diverge(write: Write, path: str, seed: Seed, seed_path: str, index: PackageIndex) -> bool:
     """Whether `write` may assign the attribute the seed copied the config into. A class is its file and name:
     a class of the same name in another file (a generated copy, say) is another class."""
-    cls = seed["class"]
+    cls = seed.cls
     same_class = (path, write.cls) == (seed_path, cls)
-    if not seed["owner"]:
+    if not seed.owner:
         # the receiver's own attribute: its class, a base class or a subclass assigns it
         return write.on_receiver and (
             same_class or cls in bases_of(index, path, write.cls) or write.cls in bases_of(index, seed_path, cls)
@@ -88,35 +106,35 @@ def can_diverge(write: Write, path: str, seed: dict[str, Any], seed_path: str, i
     # an attribute of `self.X`, whose class is not known: any class's own attribute of that name, or another X
     if write.on_receiver:
         return not same_class
-    owner = LAST_ATTRIBUTE.search(seed["owner"])
+    owner = LAST_ATTRIBUTE.search(seed.owner)
     return owner is not None and write.owner.rsplit(".", 1)[-1] == owner.group(1)
 
 
-def assigned_elsewhere(seed: dict[str, Any], copies: list[dict[str, Any]], facts: FileFacts,
-                       index: PackageIndex) -> list[str]:
-    """Where else the seeded attribute may be assigned: not by a copy of the same config value, not in the
-    seeding method, whose other assignments initialise the attribute rather than move it on later, and not
-    to None in this file, which empties the attribute rather than give it a value to prefer to the config's."""
+def assigned_elsewhere(seed: Seed, copies: list[Seed], facts: FileFacts, shadowing: Shadowing,
+                       index: PackageIndex) -> list[tuple[str, int]]:
+    """Where else the seeded attribute may be assigned, (path, line) sorted: not by a copy of the same config
+    value, not in the seeding method, whose other assignments initialise the attribute rather than move it on
+    later, and not to None in this file, which empties the attribute rather than give it a value to prefer to
+    the config's."""
     path = facts.path
-    at_copies = {(path, copy["line"], copy["col"]) for copy in copies}
-    emptied = {(path, line, col) for line, col in (facts.checks.get(CODE) or {}).get("placeholders", [])}
+    at_copies = {(path, copy.line, copy.col) for copy in copies}
+    emptied = {(path, line, col) for line, col in shadowing.placeholders}
     found = []
-    for write_path, write in index.writes_by_name.get(seed["key"], ()):
+    for write_path, write in index.writes_by_name.get(seed.key, ()):
         where = (write_path, write.line, write.col)
         if where in at_copies or where in emptied:
             continue
-        if (write_path, write.cls, write.method) == (path, seed["class"], seed["method"]):
+        if (write_path, write.cls, write.method) == (path, seed.cls, seed.method):
             continue
         if can_diverge(write, write_path, seed, path, index):
-            found.append((index.relative(write_path), write.line))
-    return [f"{where}:{line}" for where, line in sorted(found)]
+            found.append((write_path, write.line))
+    return sorted(found, key=lambda at: (index.relative(at[0]), at[1]))
 
 
 def seeded_keys(summary: FileFacts, index: PackageIndex) -> set[str]:
     """Keys some class copies into an attribute K and reads again, where something else in the package assigns
     K too: only those can be shadowed."""
-    seeded = (signal.removeprefix(SEEDED) for signal in summary.signals if signal.startswith(SEEDED))
-    return {key for key in seeded if len(index.writes_by_name.get(key, ())) > 1}
+    return {key for key in summary.signals.seeded if len(index.writes_by_name.get(key, ())) > 1}
 
 
 def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
@@ -129,30 +147,88 @@ def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) ->
     empties an attribute rather than moves it on)."""
     keys = seeded_keys(summary, index)
     lines = {write.line for write in summary.writes if write.name in keys}
-    for signal in summary.signals:
-        if signal.startswith(SEEDING_METHOD):
-            first, _, last = signal.removeprefix(SEEDING_METHOD).partition("-")
-            lines.update(range(int(first), int(last) + 1))
+    for first, last in summary.signals.seeding_methods:
+        lines.update(range(first, last + 1))
     return lines
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
-    collected = facts.checks.get(CODE) or {}
-    seeds = collected.get("seeds", [])
-    for read in collected.get("reads", []):
-        if settings.ignores(read["key"]):
+    shadowing: Shadowing = facts.checks.get(CODE) or Shadowing()
+    for read in shadowing.reads:
+        if settings.ignores(read.key):
             continue
-        value = (read["class"], read["config"], read["key"])
-        copies = [seed for seed in seeds if (seed["class"], seed["config"], seed["key"]) == value]
-        for seed in sorted(copies, key=lambda s: (s["line"], s["col"])):
-            elsewhere = assigned_elsewhere(seed, copies, facts, index)
+        value = (read.cls, read.config, read.key)
+        copies = [seed for seed in shadowing.seeds if (seed.cls, seed.config, seed.key) == value]
+        for seed in sorted(copies, key=lambda s: (s.line, s.col)):
+            elsewhere = assigned_elsewhere(seed, copies, facts, shadowing, index)
             if not elsewhere:
                 continue
-            also = elsewhere[0] + (f" and {len(elsewhere) - 1} more" if len(elsewhere) > 1 else "")
+            first_path, first_line = elsewhere[0]
+            also = f"{index.relative(first_path)}:{first_line}"
+            also += f" and {len(elsewhere) - 1} more" if len(elsewhere) > 1 else ""
             message = (
-                f"{read['text']} shadows {seed['target']} (seeded at line {seed['line']}, also assigned in {also}); "
+                f"{read.text} shadows {seed.target} (seeded at line {seed.line}, also assigned in {also}); "
                 "read the attribute instead"
             )
-            context = ".".join(part for part in (read["class"], read["method"]) if part)
-            yield Finding(facts.path, read["line"], read["col"], CODE, message, read["key"], context)
+            related = (Location(facts.path, seed.line, seed.col, f"{seed.target} is seeded here"),
+                       *(Location(at, line, 0, f"{seed.target.rsplit('.', 1)[-1]} is assigned here")
+                         for at, line in elsewhere))
+            context = ".".join(part for part in (read.cls, read.method) if part)
+            yield Finding(facts.path, read.line, read.col, CODE, message, read.key, context, related=related)
             break
+
+
+RULE = Rule(
+    code=CODE,
+    name="config-shadows-attribute",
+    title="config read shadowing a seeded attribute",
+    summary="a config read that shadows an attribute seeded from that config",
+    reported_at="the config read",
+    description=__doc__,
+    examples=(
+        Example("Reported: the module can checkpoint while the config still says 0", '''\
+class PipelineEngine:
+    def __init__(self, module, config):
+        self.module = module
+        self._config = config
+        if self._config.pipeline["activation_checkpoint_interval"] > 0:
+            self.module.activation_checkpoint_interval = self._config.pipeline["activation_checkpoint_interval"]
+
+    def _exec_load_micro_batch(self, inputs):
+        if self._config.pipeline["activation_checkpoint_interval"] > 0:  # SS103 read the attribute instead
+            inputs.requires_grad = True
+
+
+class PipelineModule:
+    def __init__(self, activation_checkpoint_interval=0):
+        self.activation_checkpoint_interval = activation_checkpoint_interval
+
+    def set_checkpoint_interval(self, interval):
+        self.activation_checkpoint_interval = interval
+'''),
+        Example("Quiet: the seeded attribute read, where the value lives once seeded", '''\
+class PipelineEngine:
+    def __init__(self, module, config):
+        self.module = module
+        self._config = config
+        if self._config.pipeline["activation_checkpoint_interval"] > 0:
+            self.module.activation_checkpoint_interval = self._config.pipeline["activation_checkpoint_interval"]
+
+    def _exec_load_micro_batch(self, inputs):
+        if self.module.activation_checkpoint_interval > 0:
+            inputs.requires_grad = True
+
+
+class PipelineModule:
+    def __init__(self, activation_checkpoint_interval=0):
+        self.activation_checkpoint_interval = activation_checkpoint_interval
+
+    def set_checkpoint_interval(self, interval):
+        self.activation_checkpoint_interval = interval
+'''),
+    ),
+    check=check,
+    may_report=may_report,
+    lines_needed=lines_needed,
+    collecting=Collecting(CODE, collector, Shadowing),
+)

@@ -9,6 +9,7 @@ import libcst as cst
 from libcst.metadata import PositionProvider
 
 from flake8_stale_state import cst_facts
+from flake8_stale_state.checks.config_shadow import READ_FIELDS, SEED_FIELDS, ConfigRead, Seed, Shadowing
 from flake8_stale_state.cst_facts import stored_targets, string_value
 from flake8_stale_state.scope import Scope
 
@@ -221,16 +222,17 @@ class Collector(cst_facts.Collector):
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
-        # `placeholders`: positions of `X.K = None` stores, which empty an attribute rather than give it a value
-        self.found: dict[str, list[Any]] = {"seeds": [], "reads": [], "placeholders": []}
+        self.seeds: list[Seed] = []
+        self.reads: list[ConfigRead] = []
+        self.placeholders: list[tuple[int, int]] = []  # `X.K = None` stores: they empty an attribute
         self.classes: list[ClassFacts] = []
         self.methods: list[Method] = []
         self.guards: list[cst.If] = []
         self.blocks: list[cst.BaseSuite] = []
         self.not_reads: set[int] = set()  # ids of stored-to nodes, and of `cfg.get` in `cfg.get('K')`
 
-    def result(self) -> dict[str, list[Any]]:
-        return self.found
+    def result(self) -> Shadowing:
+        return Shadowing(tuple(self.seeds), tuple(self.reads), tuple(self.placeholders))
 
     def span(self, node: cst.CSTNode) -> list[int]:
         where = self.get_metadata(PositionProvider, node)
@@ -250,10 +252,8 @@ class Collector(cst_facts.Collector):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         reads, seeds = self.classes.pop().shadowing()
         name = original_node.name.value
-        self.found["reads"] += [{"class": name, **{k: v for k, v in read.items() if k != "keyed"}} for read in reads]
-        self.found["seeds"] += [
-            {"class": name, **{k: v for k, v in seed.items() if k not in ("spans", "block")}} for seed in seeds
-        ]
+        self.reads += [ConfigRead(name, *(read[field] for field in READ_FIELDS)) for read in reads]
+        self.seeds += [Seed(name, *(seed[field] for field in SEED_FIELDS)) for seed in seeds]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if self.scope.is_method:
@@ -325,7 +325,7 @@ class Collector(cst_facts.Collector):
 
     def _assignment(self, statement: cst.CSTNode, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         if isinstance(target, cst.Attribute) and isinstance(value, cst.Name) and value.value == "None":
-            self.found["placeholders"].append(list(self.position(target)))
+            self.placeholders.append(self.position(target))
         method = self.method
         owner = path_of(target.value) if isinstance(target, cst.Attribute) else None
         if method is None or owner is None:

@@ -1,41 +1,17 @@
 """SS101: `self.X = ...` where no read of X that can reach the write's class exists in the package.
 
-Bad (nothing reads `checkpoint_interval`; readers use `activation_checkpoint_interval`):
+A read through `self`/`cls`/`super()` in class B reaches B's hierarchy in the package (B, its ancestors, its
+descendants and the classes sharing a descendant with it); a read on an object whose class is known (an
+annotation, a constructor call, `isinstance`) reaches that class's hierarchy; any other read reaches every
+class. Reads in any form count: `getattr(obj, "X")`, computed names, format strings, dataclass fields,
+`self.__dict__["X"]`; a read that only feeds the attribute itself (`self.n += 1`) does not. Uses of the whole
+object (comparing, hashing, serialising or returning `self.__dict__`) read every attribute; a debug
+representation, state moved to another object and lookups in `__getattr__` read none. Code outside the package
+reads attributes documented as API, an exception's public attributes, and what a base class from the standard
+library or an installed library reads through `self`.
 
-    class PipelineModule:
-        def set_checkpoint_interval(self, interval):
-            self.checkpoint_interval = interval        # SS101 ... did you mean 'activation_checkpoint_interval'?
-
-        def forward(self, x):
-            if self.activation_checkpoint_interval > 0: ...
-
-Bad (a sibling's `self.counter` is its own; `+= 1` only feeds the attribute):
-
-    class Trainer(Base):
-        def __init__(self):
-            self.counter = 0                           # SS101
-
-    class OtherTrainer(Base):
-        def step(self):
-            self.counter += 1
-            return self.counter
-
-Good: a read that can reach the class, in any file and any form (through self in its hierarchy, on an object
-of the class or of unknown class, `getattr(obj, "X")`, a computed name, a dataclass field, ...), or code
-outside the package:
-
-    class Context:
-        def __init__(self):
-            #: The subcommand about to run, for the group's callback.
-            self.invoked_subcommand = None             # documented API: read by the package's users
-
-    class UsageError(Exception):
-        def __init__(self, message, ctx=None):
-            self.ctx = ctx                             # an exception's payload: read by whoever catches it
-
-    class Quiet(logging.StreamHandler):
-        def __init__(self):
-            self.terminator = ""                       # read by the standard library's StreamHandler.emit
+The hint ("did you mean") names an attribute read on the write's own classes, never a method, class or
+constant: first a name read there that nothing there assigns, then a name in one of the shapes a drift takes.
 """
 
 from __future__ import annotations
@@ -46,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
+from flake8_stale_state.rule import Example, Rule
 from flake8_stale_state.hint import closest, shares_half
 
 if TYPE_CHECKING:
@@ -53,7 +30,6 @@ if TYPE_CHECKING:
     from flake8_stale_state.settings import Settings
 
 CODE = "SS101"
-NAME = "dead-attribute-write"
 
 
 def is_read_by_name(write: Write, index: PackageIndex) -> bool:
@@ -162,4 +138,69 @@ def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator
         if hint:
             message += f"; did you mean '{hint}'?"
         context = ".".join(part for part in (write.cls, write.method) if part)
-        yield Finding(facts.path, write.line, write.col, CODE, message, write.name, context)
+        yield Finding(facts.path, write.line, write.col, CODE, message, write.name, context, suggestion=hint or "")
+
+
+RULE = Rule(
+    code=CODE,
+    name="dead-attribute-write",
+    title="attribute written, never read",
+    summary="`self.X = ...` where no read of `X` that can reach the write's class exists in the package",
+    reported_at="`self.X`",
+    description=__doc__,
+    examples=(
+        Example("Reported, with the hint: nothing reads `checkpoint_interval`, readers use "
+                "`activation_checkpoint_interval`", '''\
+class PipelineModule:
+    def set_checkpoint_interval(self, interval):
+        self.checkpoint_interval = interval  # SS101 did you mean 'activation_checkpoint_interval'?
+
+    def forward(self, x):
+        if self.activation_checkpoint_interval > 0:
+            return x
+'''),
+        Example("Reported: a sibling's `self.counter` is its own, and `+= 1` only feeds the attribute", '''\
+class Base:
+    pass
+
+
+class Trainer(Base):
+    def __init__(self):
+        self.counter = 0  # SS101
+
+
+class OtherTrainer(Base):
+    def __init__(self):
+        self.counter = 0
+
+    def step(self):
+        self.counter += 1
+        return self.counter
+'''),
+        Example("Quiet: documented API, an exception's payload, what a standard-library base reads", '''\
+import logging
+
+
+class Context:
+    def __init__(self):
+        #: The subcommand about to run, for the group's callback.
+        self.invoked_subcommand = None
+
+
+class UsageError(Exception):
+    def __init__(self, message, ctx=None):
+        super().__init__(message)
+        self.ctx = ctx
+
+
+class Quiet(logging.StreamHandler):
+    def __init__(self):
+        super().__init__()
+        self.terminator = ""
+'''),
+    ),
+    check=check,
+    may_report=may_report,
+    lines_needed=lines_needed,
+    names_missing_bases=True,
+)

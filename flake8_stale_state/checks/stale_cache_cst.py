@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
 from typing import NamedTuple
 
@@ -13,11 +12,10 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from flake8_stale_state import cst_facts
+from flake8_stale_state.checks.stale_cache import CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds, reset_statement
 from flake8_stale_state.cst_facts import ScopeCloser, ScopeOpener, dotted_name
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, first_word, is_dunder, never_rebuilds
-
-REBIND, CLEAR = "rebind", "clear"
 
 
 # shapes ---------------------------------------------------------------------------------------------------
@@ -713,15 +711,16 @@ def inner_blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
             yield from inner_blocks(child)
 
 
-def places(bindings: list[tuple[bool, str, cst.CSTNode]], line_of) -> str:
-    """`__init__ (line 4) and reset() (line 9)`: where a list is bound, first line of each place."""
+def places(bindings: list[tuple[bool, str, cst.CSTNode]], line_of) -> tuple[str, tuple[int, ...]]:
+    """`__init__ (line 4) and reset() (line 9)`: where a list is bound, first line of each place; and those lines."""
     first: dict[str, int] = {}
     for _, where, node in bindings:
         line = line_of(node)
         first[where] = min(first.get(where, line), line)
     named = [f"{where if is_dunder(where) or ' ' in where else where + '()'} (line {line})"
              for where, line in sorted(first.items(), key=lambda item: item[1])]
-    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    text = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return text, tuple(sorted(first.values()))
 
 
 # facts ----------------------------------------------------------------------------------------------------
@@ -732,13 +731,14 @@ class Collector(cst_facts.Collector):
 
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
-        self.rebuilds: dict[tuple[int, int], dict[str, Any]] = {}  # by append position: the innermost guard wins
+        self.rebuilds: dict[tuple[int, int], tuple[Rebuild, bool]] = {}  # by append position: the innermost guard
+        # wins; and whether the append is a list method's (not `+=`, which may add to a number)
         self.reset_so_far: list[set[str]] = [set()]  # per function: lists reset up to the current statement
         self.bindings: dict[tuple[str, str], set[str]] = {}  # (class, attribute) -> kinds of values bound to it
         self.aliased: set[tuple[str, str]] = set()  # (class, attribute) whose list another attribute holds too
         self.classes: list[ClassLists] = []  # around the node, innermost last
         self.positions: Mapping[cst.CSTNode, CodeRange] | None = None
-        self.method_rebuilds: list[dict[str, Any]] = []
+        self.method_rebuilds: list[Rebuild] = []
 
     def relative(self, name: str) -> str:
         """`self.cache.items` -> `cache.items`: attribute names as the class sees them."""
@@ -756,20 +756,13 @@ class Collector(cst_facts.Collector):
             line, col = self.position(stale[0].node)
             body = facts.node.body.body if isinstance(facts.node.body, cst.IndentedBlock) else ()
             before = self.insertion_point(body, [self.position(a.node) for a in appends]) if body else None
-            self.method_rebuilds.append({
-                "shape": "method",
-                "list": name,
-                "target": f"{facts.walk.receiver}.{name}",
-                "created": places([b for b in lists.bindings[name] if b[1] != method], lambda n: self.position(n)[0]),
-                "line": line,
-                "col": col,
-                "loop": list(self.position(before)) if before is not None else None,
-                "group": self.position(facts.node)[0],
-                "class": lists.name,
-                "method": method,
-                "via": via,
-                "is_list": 1,
-            })
+            created, created_at = places([b for b in lists.bindings[name] if b[1] != method],
+                                         lambda n: self.position(n)[0])
+            self.method_rebuilds.append(Rebuild(
+                shape=METHOD, list=name, target=f"{facts.walk.receiver}.{name}", line=line, col=col,
+                loop=self.position(before) if before is not None else None, cls=lists.name, method=method, reset="",
+                created=created, created_at=created_at, group=self.position(facts.node)[0], via=via,
+            ))
 
     def insertion_point(self, body: Sequence[cst.BaseStatement], targets: list[tuple[int, int]]) -> cst.CSTNode:
         """Where a reset runs before every append at `targets`, once each time they do: right before the
@@ -841,41 +834,27 @@ class Collector(cst_facts.Collector):
             if name in keys or not receiver or not name.startswith(receiver + "."):
                 continue  # a list of a local object (made fresh, or someone else's) is no cache of this one
             line, col = self.position(where)
-            self.rebuilds[(line, col)] = {
-                "shape": "guard",
-                "list": self.relative(name),
-                "target": name,
-                "key": self.relative(updated[0]),
-                "guard": guard_line,
-                "line": line,
-                "col": col,
-                "loop": list(self.position(loop)),
-                "class": self.scope.owner_class or "",
-                "method": self.scope.method or "",
-                "is_list": int(is_list),
-            }
+            self.rebuilds[(line, col)] = (Rebuild(
+                shape=GUARD, list=self.relative(name), target=name, line=line, col=col, loop=self.position(loop),
+                cls=self.scope.owner_class or "", method=self.scope.method or "", reset="",
+                key=self.relative(updated[0]), guard=guard_line,
+            ), is_list)
 
-    def result(self) -> list[dict[str, Any]]:
+    def result(self) -> Rebuilds:
         found = []
-        guarded = {(r["class"], r["method"], r["list"]) for r in self.rebuilds.values()}
-        methods = [r for r in self.method_rebuilds if (r["class"], r["method"], r["list"]) not in guarded]
-        for rebuild in [*self.rebuilds.values(), *methods]:
-            kinds = self.bindings.get((rebuild["class"], rebuild["list"]), set()) - {"none"}
-            if not rebuild.pop("is_list") and "fresh" not in kinds:
+        guarded = {(r.cls, r.method, r.list) for r, _ in self.rebuilds.values()}
+        methods = [(r, True) for r in self.method_rebuilds if (r.cls, r.method, r.list) not in guarded]
+        for rebuild, is_list in [*self.rebuilds.values(), *methods]:
+            kinds = self.bindings.get((rebuild.cls, rebuild.list), set()) - {"none"}
+            if not is_list and "fresh" not in kinds:
                 continue  # `self.total += x` on a number is no list rebuild
-            owned = kinds == {"fresh"} and (rebuild["class"], rebuild["list"]) not in self.aliased
-            rebuild["reset"] = REBIND if owned else CLEAR
-            found.append(rebuild)
-        return sorted(found, key=lambda r: (r["line"], r["col"]))
+            owned = kinds == {"fresh"} and (rebuild.cls, rebuild.list) not in self.aliased
+            found.append(dataclasses.replace(rebuild, reset=REBIND if owned else CLEAR))
+        return Rebuilds(tuple(sorted(found, key=lambda r: (r.line, r.col))))
 
 
 # findings -------------------------------------------------------------------------------------------------
 # fix ------------------------------------------------------------------------------------------------------
-def reset_statement(rebuild: dict[str, Any]) -> str:
-    target = rebuild["target"]
-    return f"{target} = []\n" if rebuild["reset"] == REBIND else f"{target}.clear()\n"
-
-
 class ResetInserter(cst.CSTTransformer):
     """Puts reset statements right before the loops at the given positions, taking over the loop's leading
     comments and blank lines so those stay above the rebuild."""
@@ -901,8 +880,8 @@ class ResetInserter(cst.CSTTransformer):
         return updated_node.with_changes(body=body)
 
 
-def method_of(rebuild: dict[str, Any]) -> tuple[str, str, int]:
-    return rebuild["class"], rebuild["method"], rebuild["group"]
+def method_of(rebuild: Rebuild) -> tuple[str, str, int]:
+    return rebuild.cls, rebuild.method, rebuild.group
 
 
 def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
@@ -913,17 +892,17 @@ def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
     collector = Collector(scope)
     collector.wrapper = wrapper
     wrapper.visit_batched([ScopeOpener(scope), collector, ScopeCloser(scope)])
-    found = collector.result()
-    chosen = [rebuild for rebuild in found if (rebuild["line"], rebuild["col"]) in wanted]
+    found = collector.result().found
+    chosen = [rebuild for rebuild in found if (rebuild.line, rebuild.col) in wanted]
     # lists a method rebuilds in parallel are fixed together: a fix of one alone would leave the others stale
-    methods = {method_of(rebuild) for rebuild in chosen if rebuild.get("shape") == "method"}
-    chosen += [r for r in found if r.get("shape") == "method" and method_of(r) in methods and r not in chosen]
+    methods = {method_of(rebuild) for rebuild in chosen if rebuild.shape == METHOD}
+    chosen += [r for r in found if r.shape == METHOD and method_of(r) in methods and r not in chosen]
     before_loop: dict[tuple[int, int], list[str]] = {}
-    for rebuild in sorted(chosen, key=lambda r: (r["line"], r["col"])):
-        if rebuild["loop"] is not None:
-            statements = before_loop.setdefault(tuple(rebuild["loop"]), [])
-            if reset_statement(rebuild) not in statements:
-                statements.append(reset_statement(rebuild))
+    for rebuild in sorted(chosen, key=lambda r: (r.line, r.col)):
+        if rebuild.loop is not None:
+            statements = before_loop.setdefault(rebuild.loop, [])
+            if reset_statement(rebuild) + "\n" not in statements:
+                statements.append(reset_statement(rebuild) + "\n")
     if not before_loop:
         return source
     return wrapper.visit(ResetInserter(before_loop)).code
