@@ -7,19 +7,27 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Collection
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from flake8_stale_state.checks import RULES
-from flake8_stale_state.engine import libcst_kind, summary_kind
+from flake8_stale_state.checks import RULES, fix_source
+from flake8_stale_state.engine import Analyzer, libcst_kind, summary_kind
 from flake8_stale_state.facts import FileFacts
+from flake8_stale_state.findings import Finding, without_silenced
 from flake8_stale_state.index import facts_of
+from flake8_stale_state.package import python_files
+from flake8_stale_state.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 MEMORY_LIMIT = 3 * 1024**3  # bytes of address space for each process fed hostile input
+CASES = sorted(case for case in FIXTURES.glob("*/*") if case.is_dir())  # fixtures/<code>/<case>/
+SNAPSHOT = "expected.txt"  # in each case: its findings, one `Finding.text()` a line, paths relative to the case
+FIXED = ".fixed"  # beside a fixture file a fix changes: `name.py.fixed`, the fixed source
+UPDATE = "run `.venv/bin/python tests/update_snapshots.py`, then review the diff of fixtures/"
 
 
 def limit_memory() -> None:
@@ -34,16 +42,47 @@ def _no_shared_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.T
     monkeypatch.setenv("STALE_STATE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "stale-state-cache"))
 
 
-def expected_findings(root: Path) -> set[tuple[str, int, str]]:
-    """(relative path, line, code) for every `# expect: CODE[, CODE]` comment under root."""
-    expected = set()
+def expected_findings(root: Path) -> list[tuple[str, int, str]]:
+    """(relative path, line, code) for every `# expect: CODE[, CODE]` comment under root, sorted; a code named
+    twice on a line expects two findings there."""
+    expected = []
     for path in sorted(root.rglob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             match = EXPECT.search(line)
             if match:
                 for code in re.findall(r"SS\d+", match.group(1)):
-                    expected.add((os.path.relpath(path, root), number, code))
-    return expected
+                    expected.append((path.relative_to(root).as_posix(), number, code))
+    return sorted(expected)
+
+
+def case_findings(case: Path, settings: Settings = Settings(use_cache=False)) -> list[Finding]:
+    """Every finding in a fixture case, with paths relative to the case, sorted."""
+    analyzer = Analyzer(settings)
+    return sorted(
+        replace(finding, path=Path(finding.path).relative_to(case).as_posix())
+        for path in python_files(case) for finding in analyzer.check(path)
+    )
+
+
+def snapshot_text(findings: list[Finding]) -> str:
+    return "".join(finding.text() + "\n" for finding in findings)
+
+
+def fixed_source(path: Path, source: str, analyzer: Analyzer | None = None) -> str:
+    """`source`, as the file at `path`, with every fix applied, as `stale-state --fix` applies them."""
+    analyzer = analyzer or Analyzer(Settings(use_cache=False))
+    return fix_source(source, lambda text: without_silenced(analyzer.check(path, text), text.splitlines()))
+
+
+def fixed_path(path: Path) -> Path:
+    return path.with_name(path.name + FIXED)
+
+
+def case_fixes(case: Path) -> dict[Path, tuple[str, str]]:
+    """Every file of a fixture case -> (its source, its fixed source)."""
+    analyzer = Analyzer(Settings(use_cache=False))
+    sources = {path: path.read_bytes().decode("utf-8") for path in python_files(case)}
+    return {path: (source, fixed_source(path, source, analyzer)) for path, source in sources.items()}
 
 
 @pytest.fixture

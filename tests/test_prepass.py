@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FIXTURES, REPO, full_facts
-from flake8_stale_state.engine import Analyzer
+from conftest import CASES, FIXTURES, REPO, case_findings, full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
 from flake8_stale_state.summary import summarize
@@ -41,13 +40,11 @@ def test_libcst_facts_of_a_file_python_cannot_parse_are_the_summarys_and_read_mo
     assert attributes_read(source) <= fallback.reads
 
 
-def test_findings_are_the_same_with_and_without_the_prepass():
-    def findings(prepass):
-        analyzer = Analyzer(Settings(use_cache=False, prepass=prepass))
-        return [f for case in FIXTURES.glob("*/*") for path in python_files(case) for f in analyzer.check(path)]
-
-    with_prepass = findings(True)
-    assert with_prepass and with_prepass == findings(False)
+@pytest.mark.parametrize("case", CASES, ids=[str(case.relative_to(FIXTURES)) for case in CASES])
+def test_findings_are_the_same_with_and_without_the_prepass(case):
+    """Positions and messages too: the pre-pass decides only which files libcst parses."""
+    with_prepass = case_findings(case, Settings(use_cache=False, prepass=True))
+    assert with_prepass == case_findings(case, Settings(use_cache=False, prepass=False))
 
 
 NOT_ASCII = 'class A:\n    def f(self):\n        x = "é€"; self.y = 1\n        """é\n        é"""; self.z = 2\n'

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
-from flake8_stale_state.checks import RULES, fix_source, stale_cache
+from conftest import FIXTURES, fixed_source
+from flake8_stale_state.checks import RULES, stale_cache
 from flake8_stale_state.cli import main
 from flake8_stale_state.engine import Analyzer
 from flake8_stale_state.settings import Settings
@@ -45,7 +45,7 @@ def findings(path: Path, source: str | None = None) -> list:
 
 def fixed(path: Path, source: str) -> str:
     path.write_text(source)
-    return fix_source(source, lambda text: findings(path, text))
+    return fixed_source(path, source)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -151,7 +151,7 @@ def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_diff_prints_a_unified_diff_and_changes_nothing(module, capsys):
     code, out, err = run(capsys, "--no-cache", "--diff", "table.py")
-    fixed_text = fix_source(CACHE, lambda text: findings(module, text))
+    fixed_text = fixed_source(module, CACHE)
     assert (code, err) == (1, "")
     assert out == "".join(difflib.unified_diff(
         CACHE.splitlines(True), fixed_text.splitlines(True), "a/table.py", "b/table.py"))
