@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from flake8_stale_state.facts import FileFacts, Write
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.summary import SEEDED, SEEDING_METHOD
+from flake8_stale_state.summary import SEEDED, SEEDING_METHOD, signalled_lines
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -128,12 +128,8 @@ def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) ->
     or the first step of a seed's config, and every assignment of a seeded key in the file (`X.K = None`
     empties an attribute rather than moves it on)."""
     keys = seeded_keys(summary, index)
-    lines = {write.line for write in summary.writes if write.name in keys}
-    for signal in summary.signals:
-        if signal.startswith(SEEDING_METHOD):
-            first, _, last = signal.removeprefix(SEEDING_METHOD).partition("-")
-            lines.update(range(int(first), int(last) + 1))
-    return lines
+    seen = {write.line for write in summary.writes if write.name in keys}
+    return seen | signalled_lines(summary.signals, SEEDING_METHOD)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding
-from flake8_stale_state.summary import GUARDED_LOOP, REBUILD_METHOD
+from flake8_stale_state.summary import GUARDED_LOOP, REBUILD_CLASS, REBUILD_METHOD, signalled_lines
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -47,6 +47,12 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
     that binds an attribute to an empty list and appends to it in a method that never resets it, a rebuild
     method."""
     return GUARDED_LOOP in summary.signals or REBUILD_METHOD in summary.signals
+
+
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
+    """The lines libcst must see to judge the file: the classes that may hold a rebuild, whole, and those of the
+    same names (what they bind to the lists counts too)."""
+    return signalled_lines(summary.signals, REBUILD_CLASS)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
