@@ -9,7 +9,7 @@ This module imports neither, so a run served from the cache never loads libcst.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -46,9 +46,16 @@ class Signals:
 
     guarded_loop: bool = False  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
     rebuild_method: bool = False  # a method appends to a list the class creates empty, resets it nowhere (SS102)
+    rebuild_classes: tuple[tuple[int, int], ...] = ()  # first and last lines of the classes SS102 may report in,
+    # and of the classes of the same names (SS102)
     seeded: frozenset[str] = frozenset()  # keys K a class copies from a config into attribute K and reads again
     seeding_methods: tuple[tuple[int, int], ...] = ()  # first and last lines of those classes' methods that may
     # see the copy (SS103)
+
+
+def spanned_lines(spans: Iterable[tuple[int, int]]) -> set[int]:
+    """The lines of (first, last) spans."""
+    return {line for first, last in spans for line in range(first, last + 1)}
 
 
 @dataclass(frozen=True)

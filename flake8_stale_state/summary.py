@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
@@ -442,6 +442,115 @@ def mentions_attribute(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in ast.walk(node))
 
 
+def appends_to(node: ast.AST, name: str) -> bool:
+    """The node adds to the list `name` (`self.L`): `.append/extend/insert(...)` or `+=`, anywhere in it."""
+    return any(appends_to_attribute(n) and dotted_name(n.target if isinstance(n, ast.AugAssign) else n.func.value)
+               == name for n in ast.walk(node))
+
+
+def resets_list(statement: ast.stmt, name: str) -> bool:
+    """`L = ...` not built from L (as libcst's side counts a reset), or `L.clear()`."""
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return (any(dotted_name(a) == name for t in targets for a in attribute_targets(t))
+                and not mentions_attribute(statement.value, name))
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "clear"
+            and not call.args and not call.keywords and dotted_name(call.func.value) == name)
+
+
+def statement_parts(statement: ast.stmt) -> tuple[list[list[ast.stmt]], list[ast.AST]]:
+    """The blocks of a statement (bodies, `else`, `finally`, handlers', cases'), and the rest of it: its
+    headers (`if` tests, loop targets and iterables, `with` items, handler types, case patterns and guards)."""
+    parts = (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))
+    blocks = [getattr(statement, name, None) or [] for name in STATEMENT_LISTS] + [part.body for part in parts]
+    headers: list[ast.AST] = []
+    for node in (statement, *parts):
+        for name, value in ast.iter_fields(node):
+            if name not in (*STATEMENT_LISTS, "handlers", "cases"):
+                headers += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, ast.AST)]
+    return blocks, headers
+
+
+def reset_before_each_append(statements: list[ast.stmt], name: str, reset: bool = False) -> bool:
+    """Every append to `name` in the block comes after a reset of it earlier in the same block or in one around
+    it: what runs before it on every path (libcst's side counts more resets than these, never fewer)."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue  # runs later, if at all: libcst's side does not count its appends
+        lists, headers = statement_parts(statement)
+        if not any(lists):
+            if not reset and appends_to(statement, name):
+                return False
+            reset = reset or resets_list(statement, name)
+            continue
+        if not reset and any(appends_to(header, name) for header in headers):
+            return False
+        if not all(reset_before_each_append(block, name, reset) for block in lists):
+            return False
+    return True
+
+
+def bound_attributes(node: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> set[str]:
+    """`X` of each `receiver.X = ...` (alone or unpacked), `for receiver.X in`, `with ... as receiver.X`: some of
+    the bindings libcst's side counts."""
+    targets = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Assign):
+            targets += n.targets
+        elif isinstance(n, ast.AnnAssign) and n.value is not None:
+            targets.append(n.target)
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            targets.append(n.target)
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+            targets.append(n.optional_vars)
+    found = set()
+    for target in targets:
+        for bound in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+            if isinstance(bound, ast.Attribute) and dotted_name(bound.value) == receiver:
+                found.add(bound.attr)
+    return found
+
+
+def calls_outside(statements: list[ast.stmt], name: str, decides: Callable[[ast.expr], bool],
+                  held: bool = False) -> Iterator[bool]:
+    """False for each call of `name` (`self.m`) in the block held by a loop or an `if` that `decides`, True for
+    each other; none for those in closures and lambdas, which libcst's side does not walk."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        lists, headers = statement_parts(statement)
+        yield from (not held for header in headers for n in walk_outside_lambdas(header)
+                    if isinstance(n, ast.Call) and dotted_name(n.func) == name)
+        if isinstance(statement, LOOPS):
+            yield from calls_outside(statement.body, name, decides, True)
+            yield from calls_outside(statement.orelse, name, decides, held)
+        elif isinstance(statement, ast.If):
+            inner = held or decides(statement.test)
+            yield from calls_outside(statement.body, name, decides, inner)
+            yield from calls_outside(statement.orelse, name, decides, inner)
+        else:
+            for block in lists:
+                yield from calls_outside(block, name, decides, held)
+
+
+def statements_outside_closures(statements: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a block and of the blocks in it, not those of the functions and classes it defines."""
+    for statement in statements:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield statement
+            for block in statement_parts(statement)[0]:
+                yield from statements_outside_closures(block)
+
+
+def walk_outside_lambdas(node: ast.AST) -> Iterator[ast.AST]:
+    """The node and those in it, not in the lambdas, functions and classes it holds."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield from walk_outside_lambdas(child)
+
+
 @dataclass
 class ClassLists:
     """SS102's cheap verdict on one class: the attributes it binds to an empty list, to something else (and
@@ -456,26 +565,100 @@ class ClassLists:
     calls: dict[str, set[str]] = field(default_factory=dict)  # method other than a constructor -> methods
     # it calls on the receiver
     called: set[str] = field(default_factory=set)  # names called on anything in the methods' own bodies
-    from_constructors: set[str] = field(default_factory=set)  # methods a constructor's own body calls
+    callers: dict[str, set[str]] = field(default_factory=dict)  # method -> methods whose own bodies call it
+    # the methods' definitions, each with its receiver
+    defined: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]] = field(default_factory=dict)
+    state: set[str] | None = None  # attributes bound by methods other than constructors, once needed
 
-    def runs_again(self, method: str, seen: frozenset[str] = frozenset()) -> bool:
+    def runs_again(self, method: str, name: str, seen: frozenset[str] = frozenset()) -> bool:
         """A callback, or a method called by one that may run again: public, a dunder, a private one named by a
         rebuild protocol that nothing in the class calls (a hook its base runs), or itself called so (a private
         helper that only a one-off setup calls runs once)."""
         if method in self.callbacks:
             return True
-        callers = [caller for caller, callees in self.calls.items() if method in callees and caller not in seen]
+        callers = [caller for caller, callees in self.calls.items()
+                   if method in callees and caller not in seen and self.may_run_again_from(caller, method, name)]
         return any(not caller.startswith("_") or is_dunder(caller)
                    or (first_word(caller) in REBUILD_PROTOCOL and caller not in self.called)
-                   or self.runs_again(caller, seen | {method}) for caller in callers)
+                   or self.runs_again(caller, name, seen | {method}) for caller in callers)
+
+    def may_run_again_from(self, caller: str, callee: str, name: str) -> bool:
+        """Whether libcst's side may find that `caller` runs `callee` again: it does not where each call is in a
+        loop (run many times on purpose), in a closure, or under an `if` on state an earlier call left
+        (`if self.offloaded: self._rebuild()`), or changed by a method that empties the list `name`, reading
+        none of the caller's arguments or locals."""
+        definitions = self.defined.get(caller)
+        if not definitions:
+            return True
+        if self.state is None:
+            self.state = {bound for method, found in self.defined.items() if method not in CONSTRUCTORS
+                          for node, receiver in found for bound in bound_attributes(node, receiver)}
+        marks = self.marks(name)
+        for node, receiver in definitions:
+            assigned = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                        and isinstance(n.ctx, ast.Store) and dotted_name(n.value) == receiver}
+            locals_ = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            locals_ |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} - {receiver}
+
+            def decides(test: ast.expr) -> bool:
+                reads = {n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute) and dotted_name(n.value)
+                         == receiver}
+                names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+                return bool((reads - assigned) & (self.state | marks)) and not names & locals_
+
+            if any(calls_outside(node.body, f"{receiver}.{callee}", decides)):
+                return True
+        return False
+
+    def marks(self, name: str) -> set[str]:
+        """What the methods (other than constructors) that empty the list `name` bind or call methods of, itself
+        aside: a test of it tells whether the list was emptied (`self.offloaded.add(...)`)."""
+        found: set[str] = set()
+        for method, definitions in self.defined.items():
+            for node, receiver in definitions if method not in CONSTRUCTORS else ():
+                statements = list(statements_outside_closures(node.body))
+                if any(resets_list(statement, f"{receiver}.{name}") for statement in statements):
+                    found |= bound_attributes(node, receiver) | {
+                        n.func.value.attr for statement in statements for n in walk_outside_lambdas(statement)
+                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                        and isinstance(n.func.value, ast.Attribute) and dotted_name(n.func.value.value) == receiver}
+        return found - {name}
+
+    def runs_only_from_constructors(self) -> set[str]:
+        """Methods called in the class only from constructors or from such methods, never named otherwise: as
+        libcst's side finds them, from the same calls (`callbacks` names more, so this finds no more)."""
+        only: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name in self.defined:
+                callers = self.callers.get(name)
+                # a method defined twice is walked once by libcst's side: its calls may not count there
+                if (name not in only and name not in CONSTRUCTORS and name not in self.callbacks and callers
+                        and callers <= CONSTRUCTORS | only
+                        and all(len(self.defined.get(caller, ())) == 1 for caller in callers)):
+                    only.add(name)
+                    changed = True
+        return only
 
     def may_rebuild(self) -> bool:
-        return any(name in self.empty and name not in self.drained and self.other.get(name, set()) <= {method}
-                   and (self.runs_again(method) or (
-                       method not in self.from_constructors  # else it runs once, from them
-                       and (not method.startswith("_")
-                            or (first_word(method) in REBUILD_PROTOCOL and method not in self.called))))
-                   for method, name in self.appended)
+        once: set[str] | None = None
+        for method, name in self.appended:
+            if not (name in self.empty and name not in self.drained and self.other.get(name, set()) <= {method}):
+                continue
+            if once is None:
+                once = self.runs_only_from_constructors()
+            if method in once:
+                continue  # runs once per object, from the constructor or its helpers
+            if not (not method.startswith("_") or (first_word(method) in REBUILD_PROTOCOL and method not in self.called)
+                    or self.runs_again(method, name)):
+                continue
+            definitions = self.defined.get(method, [])
+            if definitions and all(reset_before_each_append(node.body, f"{receiver}.{name}")
+                                   for node, receiver in definitions):
+                continue  # emptied on the way to each append
+            return True
+        return False
 
 
 @dataclass
@@ -499,6 +682,8 @@ class Summarizer(ast.NodeVisitor):
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
         self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
         self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
+        self.rebuild_classes: set[str] = set()  # names of the classes SS102 may report in
+        self.class_lines: dict[str, list[tuple[int, int]]] = {}  # class name -> first and last line of each
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
@@ -562,7 +747,10 @@ class Summarizer(ast.NodeVisitor):
         self.loops -= 1
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
-    visit_Module = visit_block
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self.visit_block(node)
+
     visit_While = visit_loop
     visit_Try = visit_TryStar = visit_match_case = visit_block
 
@@ -960,8 +1148,8 @@ class Summarizer(ast.NodeVisitor):
                 self.class_lists[-1].calls.setdefault(self.scope.method or "", set()).add(func.attr)
             if self.class_lists and self.scope.is_method and not self.lambdas:
                 self.class_lists[-1].called.add(func.attr)
-                if self.scope.method in CONSTRUCTORS and self._is_receiver(func.value):
-                    self.class_lists[-1].from_constructors.add(func.attr)
+                if self._is_receiver(func.value):
+                    self.class_lists[-1].callers.setdefault(func.attr, set()).add(self.scope.method or "")
             if func.attr in APPENDERS:
                 self._list_append(func.value, per_element=func.attr == "extend")
             elif (func.attr in ("pop", "remove") and self.scope.is_method and self.method_lists and not self.lambdas
@@ -1017,8 +1205,9 @@ class Summarizer(ast.NodeVisitor):
                 self.visit(part)
 
     def visit_If(self, node: ast.If) -> None:
-        if may_rebuild(node):
+        if self.scope.receiver and may_rebuild(node):  # a rebuild of the receiver's list, in a method
             self.guarded_loop = True
+            self.rebuild_classes.add(self.scope.owner_class or "")
         self._note_attribute_docstrings(node)
         narrowing = narrowed(node.test)
         if narrowing is None:
@@ -1048,6 +1237,8 @@ class Summarizer(ast.NodeVisitor):
         lists = self.class_lists.pop()
         if lists.may_rebuild():
             self.rebuild_method = True
+            self.rebuild_classes.add(node.name)
+        self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
         self.seeding_methods.extend(keys.seeding_methods(self.source))
@@ -1068,6 +1259,10 @@ class Summarizer(ast.NodeVisitor):
         if method is not None:  # a static method too: no receiver, so none of its code counts for another's
             top = {id(s.value if isinstance(s, ast.Expr) else s) for s in node.body}
             lists = MethodLists(self.scope.receiver or "", node.name, never_rebuilds(node.name, decorators), top)
+            if self.scope.receiver:
+                self.class_lists[-1].defined.setdefault(node.name, []).append((node, self.scope.receiver))
+            else:
+                self.class_lists[-1].defined.setdefault(node.name, [])
         if lists is not None:
             self.method_lists.append(lists)
         if method is not None:
@@ -1152,6 +1347,8 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
     facts.path = path
-    facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, frozenset(summarizer.seeded),
-                            tuple(sorted(set(summarizer.seeding_methods))))
+    # libcst's side judges a class by all it sees of the classes of that name (their attributes' bindings)
+    rebuild_classes = {span for name in summarizer.rebuild_classes for span in summarizer.class_lines.get(name, ())}
+    facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, tuple(sorted(rebuild_classes)),
+                            frozenset(summarizer.seeded), tuple(sorted(set(summarizer.seeding_methods))))
     return facts

@@ -205,7 +205,7 @@ METHOD_SHAPES = {
     "public, from its own state": ("[]", "def render(self):\n        self.rows.extend(self.other)", True, True),
     "in a constructor only": ("[]", "def __new__(cls):\n        cls.rows.extend([1])", False, False),
     "in a closure": ("[]", "def fit(self, X):\n        def later():\n            self.rows.extend(X)\n"
-                           "        return later", True, False),
+                           "        return later", False, False),
     "a static method": ("[]", "@staticmethod\n    def fit(self):\n        self.rows.extend([1])", False, False),
 }
 
@@ -266,6 +266,8 @@ def test_the_prepass_lets_libcst_look_at_a_private_method_that_may_run_again(cal
 PUBLIC_METHODS = {
     "only from the constructor": ("self.load()", "", False, False),
     "from the constructor and again": ("self.load()", "def again(self):\n        self.load()", True, True),
+    "from the constructor and a dunder": ("self.load()", "def __enter__(self):\n        if not self.rows:\n"
+                                                         "            self.load()\n        return self", True, True),
     "from a closure of the constructor": ("def later():\n            self.load()\n        self.later = later", "",
                                           True, True),
 }
@@ -277,3 +279,77 @@ def test_the_prepass_clears_a_public_method_run_only_from_the_constructor(init, 
               "    def load(self):\n        self.rows.extend([1, 2])\n")
     assert summarize("m.py", source).signals.rebuild_method == signalled
     assert bool(rebuilds(source, "method")) == found
+
+
+MIRRORED_RULES = {
+    # (the class, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    "reset earlier in the block around the loop": (
+        "    def refresh(self, X):\n        if X:\n            self.rows.clear()\n            for x in X:\n"
+        "                self.rows.append(x)\n", False, False),
+    "reset in a branch beside the loop": (
+        "    def refresh(self, X):\n        if X:\n            self.rows.clear()\n        else:\n"
+        "            for x in self.other:\n                self.rows.append(x)\n", True, True),
+    "reset in the loop's own block after it": (
+        "    def refresh(self, X):\n        if X:\n            for x in self.other:\n"
+        "                self.rows.append(x)\n        self.rows = []\n", True, False),
+    "helper of a helper of the constructor": (
+        "    def _setup(self):\n        self.load()\n\n", False, False),
+    "helper of the constructor run again": (
+        "    def _setup(self):\n        self.load()\n\n    def again(self):\n        self._setup()\n", True, True),
+    "private, called in a loop": (
+        "    def refresh(self):\n        for _ in range(2):\n            self._load()\n", False, False),
+    "private, called once": (
+        "    def refresh(self):\n        self._load()\n", True, True),
+    "private, under a test of state another method sets": (
+        "    def offload(self):\n        self.offloaded = True\n\n    def refresh(self):\n        if self.offloaded:\n"
+        "            self._load()\n", False, False),
+    "private, under a test of an argument": (
+        "    def offload(self):\n        self.offloaded = True\n\n    def refresh(self, force):\n"
+        "        if self.offloaded or force:\n            self._load()\n", True, True),
+    "private, under a test of state set only at construction": (
+        "    def refresh(self):\n        if self.offloaded:\n            self._load()\n", True, True),
+    "private, under a test of what emptying the list changes": (
+        "    def offload(self):\n        self.rows = []\n        self.marks.add(1)\n\n    def refresh(self):\n"
+        "        if 1 in self.marks:\n            self._load()\n", False, False),
+    "private, under a test of what another method changes": (
+        "    def offload(self):\n        self.marks.add(1)\n\n    def refresh(self):\n"
+        "        if 1 in self.marks:\n            self._load()\n", True, True),
+}
+
+
+@pytest.mark.parametrize("methods, signalled, found", MIRRORED_RULES.values(), ids=MIRRORED_RULES)
+def test_the_rebuild_method_prepass_mirrors_what_decides_libcst_quiet(methods, signalled, found):
+    setup = "        self._setup()\n" if "def _setup" in methods else ""
+    source = (
+        "class A:\n    def __init__(self):\n        self.rows = []\n        self.other = []\n"
+        f"        self.marks = set()\n        self.offloaded = False\n{setup}\n{methods}\n"
+    )
+    for helper in ("load", "_load"):  # appended to from `self.other` each time it runs
+        if f"self.{helper}()" in methods:
+            source += f"\n    def {helper}(self):\n        for x in self.other:\n            self.rows.append(x)\n"
+    assert summarize("m.py", source).signals.rebuild_method == signalled
+    assert bool(rebuilds(source, "method")) == found
+
+
+@pytest.mark.parametrize("where, signalled", [("class A:\n    def load(self, key):\n", True),
+                                              ("def load(self, key):\n    if True:\n", False)])
+def test_a_guarded_loop_is_signalled_only_in_a_method(where, signalled):
+    source = (f"{where}        if self.key != key:\n            for x in key:\n                self.rows.append(x)\n"
+              "            self.key = key\n")
+    assert summarize("m.py", source).signals.guarded_loop == signalled
+    assert bool(rebuilds(source, "guard")) == signalled
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
+def test_libcst_finds_in_the_signalled_classes_what_it_finds_in_the_whole_file(path):
+    from flake8_stale_state.checks import stale_cache
+
+    source = path.read_bytes()
+    summary = summarize(str(path), source)
+    whole = full_facts(str(path), source, ["SS102"]).checks["SS102"]
+    if not stale_cache.may_report(summary, None, None):
+        assert whole.found == ()
+        return
+    lines = stale_cache.lines_needed(summary, None, None)
+    assert lines and all(rebuild.line in lines for rebuild in whole.found)
+    assert full_facts(str(path), source, ["SS102"], lines).checks["SS102"] == whole

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import Collecting, FileFacts, Write
+from flake8_stale_state.facts import Collecting, FileFacts, Write, spanned_lines
 from flake8_stale_state.findings import Finding, Location
 from flake8_stale_state.rule import Example, Rule
 
@@ -146,10 +146,8 @@ def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) ->
     or the first step of a seed's config, and every assignment of a seeded key in the file (`X.K = None`
     empties an attribute rather than moves it on)."""
     keys = seeded_keys(summary, index)
-    lines = {write.line for write in summary.writes if write.name in keys}
-    for first, last in summary.signals.seeding_methods:
-        lines.update(range(first, last + 1))
-    return lines
+    seen = {write.line for write in summary.writes if write.name in keys}
+    return seen | spanned_lines(summary.signals.seeding_methods)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import Collecting, FileFacts
+from flake8_stale_state.facts import Collecting, FileFacts, spanned_lines
 from flake8_stale_state.findings import Finding, Location
 from flake8_stale_state.rule import Example, Rule
 
@@ -91,6 +91,12 @@ def fix_title(rebuild: Rebuild, rebuilds: Rebuilds) -> str:
                 (rebuild.cls, rebuild.method, rebuild.group) and r.loop is not None] if rebuild.shape == METHOD else []
     statements = dict.fromkeys(reset_statement(r) for r in [rebuild, *together])
     return "Insert " + " and ".join(f"'{statement}'" for statement in statements)
+
+
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
+    """The lines libcst must see to judge the file: the classes that may hold a rebuild, whole, and those of the
+    same names (what they bind to the lists counts too)."""
+    return spanned_lines(summary.signals.rebuild_classes)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
