@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from flake8_stale_state.checks import rule_of
 from flake8_stale_state.findings import Finding
 
 
-@dataclass(frozen=True)
-class LineEdit:
+class LineEdit(NamedTuple):
     first: int  # 0-based: the first line replaced
     end: int  # 0-based: the line after the last one replaced (== first: an insertion)
     text: str  # the lines put there, with their line ends

@@ -249,5 +249,5 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
 
 def displayed(finding: Finding, path: str, display: str) -> Finding:
     """The finding, and its related places in the same file, under the name the front end gave the file."""
-    related = tuple(replace(place, path=display) if place.path == path else place for place in finding.related)
+    related = tuple(place._replace(path=display) if place.path == path else place for place in finding.related)
     return replace(finding, path=display, related=related)

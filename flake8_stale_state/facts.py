@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from flake8_stale_state.codec import decode, encode
@@ -53,6 +54,9 @@ class Signals:
     # see the copy (SS103)
 
 
+NO_SIGNALS = Signals()
+
+
 def spanned_lines(spans: Iterable[tuple[int, int]]) -> set[int]:
     """The lines of (first, last) spans."""
     return {line for first, last in spans for line in range(first, last + 1)}
@@ -78,14 +82,14 @@ class FactsKind:
     collecting: tuple[Collecting, ...] = ()
     lines: tuple[int, ...] = ()
 
-    @property
+    @cached_property  # asked for each file of a run
     def key(self) -> str:
         """Its part of the cache key."""
         codes = ",".join(sorted(c.code for c in self.collecting))
         lines = ",".join(map(str, self.lines))
         return f"{'full' if self.libcst else 'summary'}:{codes}@{lines}"
 
-    @property
+    @cached_property
     def facts_types(self) -> dict[str, type]:
         return {c.code: c.facts for c in self.collecting}
 
@@ -105,7 +109,7 @@ class FileFacts:
     # computed names read: `getattr(self, f"_{name}")` reads `_*`
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # code -> the frozen dataclass its collector made
-    signals: Signals = Signals()
+    signals: Signals = NO_SIGNALS
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
     error: str | None = None
@@ -140,7 +144,7 @@ class FileFacts:
             patterns={k: set(v) for k, v in data["patterns"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
             checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
-            signals=decode(Signals, data["signals"]),
+            signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),
             imports=data["imports"],
             error=data["error"],

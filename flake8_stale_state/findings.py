@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 # flake8's own pattern (flake8.defaults.NOQA_INLINE_REGEXP), so both front ends agree
@@ -13,8 +14,7 @@ NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
 CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
-@dataclass(frozen=True, order=True)
-class Location:
+class Location(NamedTuple):
     """A place a finding refers to beside its own: SS103's seed and other assignments, SS102's guard."""
 
     path: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -20,8 +20,7 @@ if TYPE_CHECKING:
     Fix = Callable[[str, Iterable[Finding]], str]
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     """One module as a package of its own: the rule reports exactly the lines whose comment starts with its code
     (`# SS101`), and nothing where there is none. Tests run every example; SARIF help and the README show them."""
 

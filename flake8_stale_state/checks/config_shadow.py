@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from flake8_stale_state.facts import Collecting, FileFacts, Write, spanned_lines
 from flake8_stale_state.findings import Finding, Location
@@ -43,8 +43,7 @@ CODE = "SS103"
 LAST_ATTRIBUTE = re.compile(r"\.(\w+)$")
 
 
-@dataclass(frozen=True)
-class Seed:
+class Seed(NamedTuple):
     """`OWNER.K = CFG[K]` in a method of class `cls`: `config` and `owner` are paths from the receiver."""
 
     cls: str
@@ -57,8 +56,7 @@ class Seed:
     owner: str  # `.module`; "" for the receiver itself
 
 
-@dataclass(frozen=True)
-class ConfigRead:
+class ConfigRead(NamedTuple):
     """A read of `CFG[K]` elsewhere in the class that seeded from it, not part of seeding."""
 
     cls: str
@@ -70,8 +68,8 @@ class ConfigRead:
     config: str
 
 
-SEED_FIELDS = tuple(f.name for f in fields(Seed))[1:]  # as the collector names them, after the class
-READ_FIELDS = tuple(f.name for f in fields(ConfigRead))[1:]
+SEED_FIELDS = Seed._fields[1:]  # as the collector names them, after the class
+READ_FIELDS = ConfigRead._fields[1:]
 
 
 @dataclass(frozen=True)
@@ -176,6 +174,28 @@ def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator
             break
 
 
+SEEDING_ENGINE = '''\
+class PipelineEngine:
+    def __init__(self, module, config):
+        self.module = module
+        self._config = config
+        if self._config.pipeline["activation_checkpoint_interval"] > 0:
+            self.module.activation_checkpoint_interval = self._config.pipeline["activation_checkpoint_interval"]
+
+    def _exec_load_micro_batch(self, inputs):
+'''
+MOVING_MODULE = '''\
+            inputs.requires_grad = True
+
+
+class PipelineModule:
+    def __init__(self, activation_checkpoint_interval=0):
+        self.activation_checkpoint_interval = activation_checkpoint_interval
+
+    def set_checkpoint_interval(self, interval):
+        self.activation_checkpoint_interval = interval
+'''
+
 RULE = Rule(
     code=CODE,
     name="config-shadows-attribute",
@@ -184,46 +204,11 @@ RULE = Rule(
     reported_at="the config read",
     description=__doc__,
     examples=(
-        Example("Reported: the module can checkpoint while the config still says 0", '''\
-class PipelineEngine:
-    def __init__(self, module, config):
-        self.module = module
-        self._config = config
-        if self._config.pipeline["activation_checkpoint_interval"] > 0:
-            self.module.activation_checkpoint_interval = self._config.pipeline["activation_checkpoint_interval"]
-
-    def _exec_load_micro_batch(self, inputs):
-        if self._config.pipeline["activation_checkpoint_interval"] > 0:  # SS103 read the attribute instead
-            inputs.requires_grad = True
-
-
-class PipelineModule:
-    def __init__(self, activation_checkpoint_interval=0):
-        self.activation_checkpoint_interval = activation_checkpoint_interval
-
-    def set_checkpoint_interval(self, interval):
-        self.activation_checkpoint_interval = interval
-'''),
-        Example("Quiet: the seeded attribute read, where the value lives once seeded", '''\
-class PipelineEngine:
-    def __init__(self, module, config):
-        self.module = module
-        self._config = config
-        if self._config.pipeline["activation_checkpoint_interval"] > 0:
-            self.module.activation_checkpoint_interval = self._config.pipeline["activation_checkpoint_interval"]
-
-    def _exec_load_micro_batch(self, inputs):
-        if self.module.activation_checkpoint_interval > 0:
-            inputs.requires_grad = True
-
-
-class PipelineModule:
-    def __init__(self, activation_checkpoint_interval=0):
-        self.activation_checkpoint_interval = activation_checkpoint_interval
-
-    def set_checkpoint_interval(self, interval):
-        self.activation_checkpoint_interval = interval
-'''),
+        Example("Reported: the module can checkpoint while the config still says 0", SEEDING_ENGINE
+                + '        if self._config.pipeline["activation_checkpoint_interval"] > 0:  # SS103 read the attribute'
+                + " instead\n" + MOVING_MODULE),
+        Example("Quiet: the seeded attribute read, where the value lives once seeded", SEEDING_ENGINE
+                + "        if self.module.activation_checkpoint_interval > 0:\n" + MOVING_MODULE),
     ),
     check=check,
     may_report=may_report,

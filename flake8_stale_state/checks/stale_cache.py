@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from flake8_stale_state.facts import Collecting, FileFacts, spanned_lines
 from flake8_stale_state.findings import Finding, Location
@@ -42,8 +42,7 @@ GUARD, METHOD = "guard", "method"  # the two shapes
 REBIND, CLEAR = "rebind", "clear"  # the two resets
 
 
-@dataclass(frozen=True)
-class Rebuild:
+class Rebuild(NamedTuple):
     """One stale append: where it is, the list, and how its shape and the class make the reset."""
 
     shape: str  # GUARD or METHOD

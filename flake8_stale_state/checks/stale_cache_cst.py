@@ -849,7 +849,7 @@ class Collector(cst_facts.Collector):
             if not is_list and "fresh" not in kinds:
                 continue  # `self.total += x` on a number is no list rebuild
             owned = kinds == {"fresh"} and (rebuild.cls, rebuild.list) not in self.aliased
-            found.append(dataclasses.replace(rebuild, reset=REBIND if owned else CLEAR))
+            found.append(rebuild._replace(reset=REBIND if owned else CLEAR))
         return Rebuilds(tuple(sorted(found, key=lambda r: (r.line, r.col))))
 
 
