@@ -237,7 +237,8 @@ class AttributeCollector(Collector):
     def _class_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         if names:
-            self.builder.class_binding(names, listed_strings(value))
+            callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
+            self.builder.class_binding(names, listed_strings(value), callee)
 
     def visit_For(self, node: cst.For) -> None:
         self._mark_stores(node.target, None)

@@ -39,6 +39,7 @@ class ClassInfo(NamedTuple):
     reads_all: bool  # behaviour depends on every attribute: `self.__dict__` compared, serialised, returned, ...
     methods: list[str]  # names bound in the class body by `def`
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
+    body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ class FactsBuilder:
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
-        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False)
+        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {})
         self.class_stack.append(name)
 
     def leave_class(self) -> None:
@@ -299,11 +300,15 @@ class FactsBuilder:
                 self.facts.reads.add(decorator.split(".")[0])
         cls.methods.append(name)
 
-    def class_binding(self, targets: list[str], listed: list[str]) -> None:
-        """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`."""
+    def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:
+        """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
+        `callee`: the dotted name called where the value is a call."""
         if not self.class_stack or not self.scope.in_class_body:
             return
-        self._current_class().body_names.extend(targets)
+        cls = self._current_class()
+        cls.body_names.extend(targets)
+        if callee:
+            cls.body_calls.update(dict.fromkeys(targets, callee.rsplit(".", 1)[-1]))
         if any(target in LISTED_NAMES for target in targets):
             self.facts.reads.update(listed)
 

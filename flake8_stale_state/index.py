@@ -202,7 +202,18 @@ class PackageIndex:
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
+                # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body
+                managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
+                by_class.setdefault(cls, set()).update(managed)
         return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def data_descriptors(self) -> set[str]:
+        """The package's classes whose instances define `__set__`, by themselves or through a base: bound to a
+        name in a class body, they take over every assignment of that attribute (typed fields, validators)."""
+        own = {cls: {"__set__"} & set(info.methods) for facts in self.files.values()
+               for cls, info in facts.classes.items()}
+        return {cls for cls, methods in inherited_along(own, self.class_bases).items() if methods}
 
     @cached_property
     def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:

@@ -1056,7 +1056,8 @@ class Summarizer(ast.NodeVisitor):
     def _class_binding(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
-            self.builder.class_binding(names, listed_strings(value))
+            callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
+            self.builder.class_binding(names, listed_strings(value), callee)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
