@@ -204,7 +204,8 @@ class PackageIndex:
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
                 # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body
                 managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
-                by_class.setdefault(cls, set()).update(managed)
+                if managed:
+                    by_class.setdefault(cls, set()).update(managed)
         return anywhere, by_class, fed, patterns
 
     @cached_property
