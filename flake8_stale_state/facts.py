@@ -295,9 +295,11 @@ class FactsBuilder:
         if name == "__setattr__" and not cls.registers:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         for decorator in decorators:
-            # `@x.setter` turns `self.x = v` into a call of the setter
+            # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
+            # package see it as what the class reads through self (library_bases.py)
             if decorator.endswith((".setter", ".deleter")):
                 self.facts.reads.add(decorator.split(".")[0])
+                self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(decorator.split(".")[0])
         cls.methods.append(name)
 
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:

@@ -327,3 +327,38 @@ def test_the_package_own_modules_by_top_level_name(tmp_path):
     loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
     assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
     assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
+
+
+SETTER_BASE = """\
+class WebCase:
+    def set_persistent(self, on):
+        self._persistent = on
+
+    @property
+    def persistent(self):
+        return self._persistent
+
+    @persistent.setter
+    def persistent(self, on):
+        self.set_persistent(on)
+
+    def verbose(self):
+        return False
+"""
+SETTER_SUBCLASS = """\
+from fakeweb import WebCase
+
+
+class Case(WebCase):
+    def setup(self):
+        self.persistent = True  # calls WebCase's setter
+        self.quiet = True  # read by nothing: a method of the base named alike is no setter
+"""
+
+
+def test_a_library_bases_property_setter_takes_the_subclass_assignment(project, env, capsys):
+    (env / "lib" / "python3.11" / "site-packages" / "fakeweb.py").write_text(SETTER_BASE.replace("verbose", "quiet"))
+    (project / "pkg" / "case.py").write_text(SETTER_SUBCLASS)
+    code, out, _ = run_cli(capsys, "--python", str(env / "bin" / "python"), "pkg/case.py")
+    assert code == 1
+    assert out == ["pkg/case.py:7:9: SS101 'quiet' is assigned but never read in package 'pkg'"]
