@@ -900,6 +900,9 @@ class Summarizer(ast.NodeVisitor):
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
+        if isinstance(node.target, ast.Name) and self.scope.in_class_body and (
+                id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))):
+            self.builder.documented(node.target.id)  # `name: T` and its docstring: the instances' attribute
         self._seed(node.target, node.value)
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
