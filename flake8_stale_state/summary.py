@@ -64,6 +64,7 @@ FRESH_VALUES = (ast.Constant, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListCo
 UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
 UNION_ANNOTATIONS = {"Optional", "Union"}
 # class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
+PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
 GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 SPHINX_ATTRIBUTE = re.compile(
@@ -818,14 +819,24 @@ class Summarizer(ast.NodeVisitor):
         return self.source.line(node.end_lineno)[node.end_col_offset:].lstrip(b" \t;").startswith(b"#:")
 
     def _documented(self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr]) -> None:
+        """Sphinx attribute documentation of `self.X = ...`, or of `X = ...`/`X: T` in a class body, which
+        documents the attribute of its instances too."""
         receiver = self.scope.receiver
+        if self.scope.in_class_body:
+            names = [target.id for target in targets if isinstance(target, ast.Name)]
+            if names and self._has_attribute_doc(node):
+                for name in names:
+                    self.builder.documented(name)
+            return
         if receiver is None:
             return
         stores = [a for target in targets for a in attribute_targets(target)]
-        if any(dotted_name(a.value) == receiver for a in stores) and (
-                id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))):
+        if any(dotted_name(a.value) == receiver for a in stores) and self._has_attribute_doc(node):
             for attribute in stores:
                 self.builder.documented_store(attribute.attr, dotted_name(attribute.value))
+
+    def _has_attribute_doc(self, node: ast.stmt) -> bool:
+        return id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))
 
     def _mark_values(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         for target in targets:
@@ -900,9 +911,6 @@ class Summarizer(ast.NodeVisitor):
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
-        if isinstance(node.target, ast.Name) and self.scope.in_class_body and (
-                id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))):
-            self.builder.documented(node.target.id)  # `name: T` and its docstring: the instances' attribute
         self._seed(node.target, node.value)
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
@@ -1192,6 +1200,9 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            if self._is_receiver_dict(node.right):  # "%(name)s" % vars(self) reads the keys it names
+                for key in PERCENT_KEY.findall(node.left.value):
+                    self.builder.read(key, self.scope.owner_class, as_written=False)
             self.debug_depth += 1  # "%s" % (self.__dict__,)
             self.generic_visit(node)
             self.debug_depth -= 1
