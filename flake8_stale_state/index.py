@@ -258,6 +258,19 @@ class PackageIndex:
     def names_fed_on(self, cls: str) -> frozenset[str]:
         return self._over_related(self._reads[2], cls)
 
+    @cached_property
+    def _aliases(self) -> dict[str, set[str]]:
+        aliases: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, prefixes in facts.aliases.items():
+                aliases.setdefault(cls, set()).update(prefixes)
+        return aliases
+
+    @per_argument
+    def alias_prefixes(self, cls: str) -> frozenset[str]:
+        """Prefixes the attribute lookup hooks of classes related to `cls` strip: `obj._sa_x` reads `x`."""
+        return self._over_related(self._aliases, cls)
+
     @per_argument
     def patterns_read_on(self, cls: str | None) -> tuple[str, ...]:
         """Glob patterns of the computed names read on objects of classes related to `cls`, or of any class."""
