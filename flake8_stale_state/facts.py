@@ -114,6 +114,7 @@ class FileFacts:
     signals: Signals = NO_SIGNALS
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
+    star_imports: list[str] = field(default_factory=list)  # modules `from M import *` takes every name of
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -131,6 +132,7 @@ class FileFacts:
             "signals": encode(self.signals),
             "documented": sorted(self.documented),
             "imports": self.imports,
+            "star_imports": self.star_imports,
             "error": self.error,
         }
 
@@ -151,6 +153,7 @@ class FileFacts:
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),
             imports=data["imports"],
+            star_imports=data["star_imports"],
             error=data["error"],
         )
 
@@ -284,8 +287,10 @@ class FactsBuilder:
 
     def import_from(self, level: int, module: str | None, name: str, alias: str | None) -> None:
         """`from a import b as c` binds `c` to `a.b`; relative imports keep their dots: `.m.b`."""
-        if name != "*":
-            source = "." * level + (module or "")
+        source = "." * level + (module or "")
+        if name == "*":
+            self.facts.star_imports.append(source)
+        else:
             self.facts.imports[alias or name] = f"{source}.{name}" if module else source + name
 
     def string(self, value: str) -> None:

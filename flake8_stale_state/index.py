@@ -163,6 +163,8 @@ class PackageIndex:
                     own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
+            for cls, base in qualified_bases(facts):  # a base from outside: what its `__setattr__`, `__eq__` do
+                traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
         return inherited_along(traits, self.class_bases)
 
     def traits_of(self, cls: str | None) -> set[str]:
