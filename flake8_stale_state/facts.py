@@ -107,6 +107,8 @@ class FileFacts:
     # the attribute itself (`self.n += 1`, `self.items.append(x)`): a read only if the object is held elsewhere
     patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
     # computed names read: `getattr(self, f"_{name}")` reads `_*`
+    returns: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # class -> "m()" for a method, "p"
+    # for a property -> the classes its return annotation names (empty: it names none)
     aliases: dict[str, set[str]] = field(default_factory=dict)  # class -> prefixes its `__getattribute__` or
     # `__getattr__` strips to look up the rest: `obj._sa_x` reads `x`
     classes: dict[str, ClassInfo] = field(default_factory=dict)
@@ -126,6 +128,7 @@ class FileFacts:
             "attribute_reads": {k: {a: sorted(n) for a, n in v.items()} for k, v in self.attribute_reads.items()},
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
+            "returns": self.returns,
             "aliases": {k: sorted(v) for k, v in self.aliases.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": {code: encode(value) for code, value in self.checks.items()},
@@ -147,6 +150,7 @@ class FileFacts:
             attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
+            returns=data["returns"],
             aliases={k: set(v) for k, v in data["aliases"].items()},
             classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
             checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
@@ -158,6 +162,7 @@ class FileFacts:
         )
 
 
+PROPERTIES = {"property", "cached_property"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 # "{0.name}", "{self.name!r:>10}": attribute references inside str.format fields
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
@@ -239,6 +244,14 @@ class FactsBuilder:
             self.read(pattern, on, as_written=False)
         elif on is not None or len(pattern.replace("*", "")) >= UNTYPED_PATTERN_TEXT:
             self.facts.patterns.setdefault(on or "", set()).add(pattern)
+
+    def returns(self, method: str, decorators: list[str], classes: set[str] | None) -> None:
+        """A method of the class returning objects of `classes` (None: of any class); a property's value."""
+        cls = self.scope.owner_class
+        if cls:
+            key = mangled(method if {d.rsplit(".", 1)[-1] for d in decorators} & PROPERTIES else f"{method}()", cls)
+            known = self.facts.returns.setdefault(cls, {})
+            known[key] = sorted(classes or ()) if key not in known or known[key] else []
 
     def alias(self, prefix: str) -> None:
         """The class's attribute lookup hook reads `X` for `PREFIX + X`."""

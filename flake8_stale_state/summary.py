@@ -954,6 +954,10 @@ class Summarizer(ast.NodeVisitor):
 
     def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
         attribute = self._self_attribute(owner)
+        method = self._self_attribute(owner.func) if isinstance(owner, ast.Call) else None
+        if method is not None and not pattern:
+            self.builder.read_on_attribute(name, f"{method.attr}()", as_written)  # on what `self.m()` returns
+            return
         if attribute is not None and not pattern and attribute.attr != "__class__":
             self.builder.read_on_attribute(name, attribute.attr, as_written)
             return
@@ -1359,6 +1363,8 @@ class Summarizer(ast.NodeVisitor):
             self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
+            if self.scope.receiver:
+                self.builder.returns(node.name, decorators, annotation_classes(node.returns))
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
