@@ -262,9 +262,10 @@ class AttributeCollector(Collector):
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self.in_import = True
-        if isinstance(node.names, cst.ImportStar):
-            return
         module = dotted_name(node.module) if node.module is not None else None
+        if isinstance(node.names, cst.ImportStar):
+            self.builder.import_from(len(node.relative), module, "*", None)
+            return
         for alias in node.names:
             self.builder.import_from(len(node.relative), module, dotted_name(alias.name),
                                      alias.asname and dotted_name(alias.asname.name))
