@@ -192,7 +192,7 @@ def new_since(ref: str, settings: Settings, targets: list[Path | str], findings:
 
         gitbase.write_tree(root, commit, base_root)
         base = Analyzer(replace(settings, roots=tuple(on_base(r) for r in settings.roots),
-                                cache_dir=settings.cache_dir or default_cache_dir(root)))
+                                cache_dir=settings.cache_dir or default_cache_dir(root), package_entries=False))
         mapped = [str(on_base(path)) for path in targets if isinstance(path, Path)]
         base_files = [path for path in files_to_check(mapped, base.python_files) if isinstance(path, Path)]
         base.prepare(base_files)
