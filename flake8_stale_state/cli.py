@@ -15,9 +15,9 @@ from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, formats, gitbase
 from flake8_stale_state.cache import default_cache_dir
-from flake8_stale_state.checks import RULES, fix_source
+from flake8_stale_state.checks import RULES, codes, fix_source
 from flake8_stale_state.edits import fix_edits
-from flake8_stale_state.engine import UNANALYSED, Analyzer, codes
+from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source

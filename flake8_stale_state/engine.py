@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
-from flake8_stale_state.checks import RULES
+from flake8_stale_state.checks import RULES, UNANALYSED
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
@@ -18,13 +18,6 @@ from flake8_stale_state.library_bases import LibraryClasses, MissingBase, Module
 from flake8_stale_state.package import is_package, listed_files, package_root, real_path
 from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
-
-UNANALYSED = "SS000"
-
-
-def codes() -> tuple[str, ...]:
-    """Every code a front end may report."""
-    return (UNANALYSED, *(rule.code for rule in RULES))
 
 
 def summary_kind() -> FactsKind:
