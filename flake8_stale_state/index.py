@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import functools
 import importlib
 import multiprocessing
@@ -93,8 +94,14 @@ class PackageIndex:
     libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
-        """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
-        return replace(self, files={**self.files, facts.path: facts})
+        """The same package with one file's facts replaced (an unsaved buffer, stdin). Where the file's facts
+        are those the index holds but for the content they came from (an edit of a comment, of a line's
+        spacing), what the index worked out from them still holds, and is kept."""
+        index = replace(self, files={**self.files, facts.path: facts})
+        known = self.files.get(facts.path)
+        if known is not None and replace(known, digest=facts.digest) == facts:
+            index.__dict__.update((name, value) for name, value in self.__dict__.items() if name not in FIELDS)
+        return index
 
     def without_file(self, path: str) -> PackageIndex:
         """The same package without one file (deleted)."""
@@ -338,6 +345,9 @@ class PackageIndex:
             return str(Path(path).relative_to(self.root.parent))
         except ValueError:
             return path
+
+
+FIELDS = {field.name for field in dataclasses.fields(PackageIndex)}  # the rest of its __dict__: worked out
 
 
 def read_source(path: Path) -> bytes | None:
