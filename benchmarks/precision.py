@@ -40,6 +40,10 @@ LAYOUT = {
     "scrapy": ("scrapy", "tests"), "celery": ("celery", "t"), "tornado": ("tornado", None),
     "paramiko": ("paramiko", "tests"), "jinja2": ("src/jinja2", "tests"), "sqlalchemy": ("lib/sqlalchemy", "test"),
     "luigi": ("luigi", "test"), "kombu": ("kombu", "t"),
+    # the second corpus (issue 18's acceptance), labelled after the rules it measures were written
+    "urllib3": ("src/urllib3", "test"), "trio": ("src/trio", None), "dulwich": ("dulwich", "tests"),
+    "cherrypy": ("cherrypy", None), "pexpect": ("pexpect", "tests"), "falcon": ("falcon", "tests"),
+    "watchdog": ("src/watchdog", "tests"),
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 

@@ -237,7 +237,8 @@ class AttributeCollector(Collector):
     def _class_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         if names:
-            self.builder.class_binding(names, listed_strings(value))
+            callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
+            self.builder.class_binding(names, listed_strings(value), callee)
 
     def visit_For(self, node: cst.For) -> None:
         self._mark_stores(node.target, None)
@@ -261,9 +262,10 @@ class AttributeCollector(Collector):
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self.in_import = True
-        if isinstance(node.names, cst.ImportStar):
-            return
         module = dotted_name(node.module) if node.module is not None else None
+        if isinstance(node.names, cst.ImportStar):
+            self.builder.import_from(len(node.relative), module, "*", None)
+            return
         for alias in node.names:
             self.builder.import_from(len(node.relative), module, dotted_name(alias.name),
                                      alias.asname and dotted_name(alias.asname.name))

@@ -39,6 +39,7 @@ class ClassInfo(NamedTuple):
     reads_all: bool  # behaviour depends on every attribute: `self.__dict__` compared, serialised, returned, ...
     methods: list[str]  # names bound in the class body by `def`
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
+    body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
 
 
 @dataclass(frozen=True)
@@ -107,11 +108,16 @@ class FileFacts:
     # the attribute itself (`self.n += 1`, `self.items.append(x)`): a read only if the object is held elsewhere
     patterns: dict[str, set[str]] = field(default_factory=dict)  # class ("" for any) -> glob patterns of
     # computed names read: `getattr(self, f"_{name}")` reads `_*`
+    returns: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # class -> "m()" for a method, "p"
+    # for a property -> the classes its return annotation names (empty: it names none)
+    aliases: dict[str, set[str]] = field(default_factory=dict)  # class -> prefixes its `__getattribute__` or
+    # `__getattr__` strips to look up the rest: `obj._sa_x` reads `x`
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # code -> the frozen dataclass its collector made
     signals: Signals = NO_SIGNALS
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
+    star_imports: list[str] = field(default_factory=list)  # modules `from M import *` takes every name of
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -123,11 +129,14 @@ class FileFacts:
             "attribute_reads": {k: {a: sorted(n) for a, n in v.items()} for k, v in self.attribute_reads.items()},
             "fed": {k: sorted(v) for k, v in self.fed.items()},
             "patterns": {k: sorted(v) for k, v in self.patterns.items()},
+            "returns": self.returns,
+            "aliases": {k: sorted(v) for k, v in self.aliases.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": {code: encode(value) for code, value in self.checks.items()},
             "signals": encode(self.signals),
             "documented": sorted(self.documented),
             "imports": self.imports,
+            "star_imports": self.star_imports,
             "error": self.error,
         }
 
@@ -142,21 +151,27 @@ class FileFacts:
             attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
             fed={k: set(v) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
+            returns=data["returns"],
+            aliases={k: set(v) for k, v in data["aliases"].items()},
             classes={k: ClassInfo._make(v) for k, v in data["classes"].items()},
             checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),
             imports=data["imports"],
+            star_imports=data["star_imports"],
             error=data["error"],
         )
 
 
+PROPERTIES = {"property", "cached_property"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 # "{0.name}", "{self.name!r:>10}": attribute references inside str.format fields
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
 FIELD_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 INTROSPECTORS = {"vars", "asdict", "dataclasses.asdict", "attr.asdict", "attrs.asdict"}
 LISTED_NAMES = ("__slots__", "__match_args__")
+# "_Session__token": a private name spelt as Python stores it, which only code naming that attribute writes
+MANGLED_NAME = re.compile(r"_[A-Za-z0-9]\w*?__\w*[A-Za-z0-9]_?")
 # a computed name read on an object of unknown class needs this much constant text to say which names it reads
 UNTYPED_PATTERN_TEXT = 3
 
@@ -231,6 +246,20 @@ class FactsBuilder:
         elif on is not None or len(pattern.replace("*", "")) >= UNTYPED_PATTERN_TEXT:
             self.facts.patterns.setdefault(on or "", set()).add(pattern)
 
+    def returns(self, method: str, decorators: list[str], classes: set[str] | None) -> None:
+        """A method of the class returning objects of `classes` (None: of any class); a property's value."""
+        cls = self.scope.owner_class
+        if cls:
+            key = mangled(method if {d.rsplit(".", 1)[-1] for d in decorators} & PROPERTIES else f"{method}()", cls)
+            known = self.facts.returns.setdefault(cls, {})
+            known[key] = sorted(classes or ()) if key not in known or known[key] else []
+
+    def alias(self, prefix: str) -> None:
+        """The class's attribute lookup hook reads `X` for `PREFIX + X`."""
+        cls = self.scope.owner_class
+        if cls and prefix:
+            self.facts.aliases.setdefault(cls, set()).add(prefix)
+
     def call(self, callee: str | None, names: list[list[str] | None], on: str | None) -> None:
         """A call, with the names each positional argument can spell (constant strings, or glob patterns of
         computed ones; None where unknown) and the class of the first argument (None: unknown)."""
@@ -272,17 +301,21 @@ class FactsBuilder:
 
     def import_from(self, level: int, module: str | None, name: str, alias: str | None) -> None:
         """`from a import b as c` binds `c` to `a.b`; relative imports keep their dots: `.m.b`."""
-        if name != "*":
-            source = "." * level + (module or "")
+        source = "." * level + (module or "")
+        if name == "*":
+            self.facts.star_imports.append(source)
+        else:
             self.facts.imports[alias or name] = f"{source}.{name}" if module else source + name
 
     def string(self, value: str) -> None:
+        if value[:1] == "_" and MANGLED_NAME.fullmatch(value):
+            self.facts.reads.add(value)  # `getattr(obj, "_Session__token")`, `run_on(executor="_Pool__executor")`
         if "{" in value and "." in value:
             for fmt_field in FORMAT_FIELD.findall(value):
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
-        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False)
+        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {})
         self.class_stack.append(name)
 
     def leave_class(self) -> None:
@@ -294,16 +327,22 @@ class FactsBuilder:
         if name == "__setattr__" and not cls.registers:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         for decorator in decorators:
-            # `@x.setter` turns `self.x = v` into a call of the setter
+            # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
+            # package see it as what the class reads through self (library_bases.py)
             if decorator.endswith((".setter", ".deleter")):
                 self.facts.reads.add(decorator.split(".")[0])
+                self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(decorator.split(".")[0])
         cls.methods.append(name)
 
-    def class_binding(self, targets: list[str], listed: list[str]) -> None:
-        """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`."""
+    def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:
+        """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
+        `callee`: the dotted name called where the value is a call."""
         if not self.class_stack or not self.scope.in_class_body:
             return
-        self._current_class().body_names.extend(targets)
+        cls = self._current_class()
+        cls.body_names.extend(targets)
+        if callee:
+            cls.body_calls.update(dict.fromkeys(targets, callee.rsplit(".", 1)[-1]))
         if any(target in LISTED_NAMES for target in targets):
             self.facts.reads.update(listed)
 

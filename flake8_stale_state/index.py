@@ -174,6 +174,8 @@ class PackageIndex:
                     own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
+            for cls, base in qualified_bases(facts):  # a base from outside: what its `__setattr__`, `__eq__` do
+                traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
         return inherited_along(traits, self.class_bases)
 
     def traits_of(self, cls: str | None) -> set[str]:
@@ -213,7 +215,19 @@ class PackageIndex:
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
+                # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body
+                managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
+                if managed:
+                    by_class.setdefault(cls, set()).update(managed)
         return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def data_descriptors(self) -> set[str]:
+        """The package's classes whose instances define `__set__`, by themselves or through a base: bound to a
+        name in a class body, they take over every assignment of that attribute (typed fields, validators)."""
+        own = {cls: {"__set__"} & set(info.methods) for facts in self.files.values()
+               for cls, info in facts.classes.items()}
+        return {cls for cls, methods in inherited_along(own, self.class_bases).items() if methods}
 
     @cached_property
     def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:
@@ -235,17 +249,31 @@ class PackageIndex:
 
     def classes_assigned(self, cls: str, attribute: str) -> set[str] | None:
         """The classes of the objects `self.attribute` holds in `cls`'s hierarchy, where every write of it there
-        is a call of a class and nothing else assigns it; None where that cannot be told."""
+        is a call of a class and nothing else assigns it, or of those a property of that name or a method
+        (`attribute` "m()") returns by its annotation; None where that cannot be told."""
         made, elsewhere = self._constructed
         if attribute in elsewhere:
             return None
         classes: set[str] = set()
         for related in self.related(cls):
             found = made.get((related, attribute), set())
-            if found is None:
+            returned = self._returns.get((related, attribute))
+            if found is None or returned == set():
                 return None
-            classes |= found
+            classes |= found | (returned or set())
         return classes or None
+
+    @cached_property
+    def _returns(self) -> dict[tuple[str, str], set[str]]:
+        """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
+        none: `def engine(self) -> Engine`, `@property def conn(self) -> Connection`."""
+        returns: dict[tuple[str, str], set[str]] = {}
+        for facts in self.files.values():
+            for cls, methods in facts.returns.items():
+                for key, classes in methods.items():
+                    known = returns.get((cls, key))
+                    returns[(cls, key)] = set() if known == set() or not classes else {*(known or ()), *classes}
+        return returns
 
     @property
     def read_names(self) -> set[str]:
@@ -268,6 +296,19 @@ class PackageIndex:
     @per_argument
     def names_fed_on(self, cls: str) -> frozenset[str]:
         return self._over_related(self._reads[2], cls)
+
+    @cached_property
+    def _aliases(self) -> dict[str, set[str]]:
+        aliases: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, prefixes in facts.aliases.items():
+                aliases.setdefault(cls, set()).update(prefixes)
+        return aliases
+
+    @per_argument
+    def alias_prefixes(self, cls: str) -> frozenset[str]:
+        """Prefixes the attribute lookup hooks of classes related to `cls` strip: `obj._sa_x` reads `x`."""
+        return self._over_related(self._aliases, cls)
 
     @per_argument
     def patterns_read_on(self, cls: str | None) -> tuple[str, ...]:

@@ -135,7 +135,7 @@ class LibraryClasses:
         self.summarize_file = summarize_file
         self.finder = finder or ModuleFinder(running_environment())
         self.modules: dict[str, tuple[FileFacts, str] | None] = {}
-        self.reads: dict[str, frozenset[str]] = {}
+        self.reads: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # class -> what it reads, its traits
         self.missing: dict[str, MissingBase] = {}
 
     def module_summary(self, module: str) -> tuple[FileFacts, str] | None:
@@ -150,15 +150,25 @@ class LibraryClasses:
     def class_reads(self, qualified: str) -> frozenset[str]:
         """Names the class `qualified` ("logging.StreamHandler"), a base of a class of the package, and its
         bases read through `self`; empty for a class that cannot be found."""
+        return self._class_facts(qualified)[0]
+
+    def class_traits(self, qualified: str) -> frozenset[str]:
+        """What the class and its bases do with every attribute at once: "registers" where one defines
+        `__setattr__` (as `torch.nn.Module` does, registering submodules and parameters), "reads_all" where one
+        compares, hashes, serialises or returns `self.__dict__` (the package's own classes' rules)."""
+        return self._class_facts(qualified)[1]
+
+    def _class_facts(self, qualified: str) -> tuple[frozenset[str], frozenset[str]]:
         if qualified not in self.reads:
-            self.reads[qualified] = self._class_reads(qualified)
+            self.reads[qualified] = self._follow(qualified)
             missing = self.finder.missing(qualified)
             if missing is not None:
                 self.missing[qualified] = missing
         return self.reads[qualified]
 
-    def _class_reads(self, qualified: str) -> frozenset[str]:
+    def _follow(self, qualified: str) -> tuple[frozenset[str], frozenset[str]]:
         reads: set[str] = set()
+        traits: set[str] = set()
         pending, seen = [qualified], {qualified}
         while pending and len(seen) <= MAX_CLASSES:
             module, _, name = pending.pop().rpartition(".")
@@ -167,14 +177,19 @@ class LibraryClasses:
                 continue
             facts, package = summary
             info = facts.classes.get(name)
-            if info is None:  # re-exported: `from .case import TestCase` in unittest/__init__.py
+            if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
                 found = [qualified_name(name, facts.imports, package)]
+                if found[0] is None:
+                    stars = (qualified_name("m", {"m": source}, package) for source in facts.star_imports)
+                    found = [f"{star}.{name}" for star in stars if star]
             else:
                 reads |= facts.class_reads.get(name, set())
+                traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all))
+                              if has)
                 found = [qualified_name(base, facts.imports, package)
                          or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:
                 if base and base not in seen:
                     seen.add(base)
                     pending.append(base)
-        return frozenset(reads)
+        return frozenset(reads), frozenset(traits)

@@ -48,6 +48,8 @@ DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__
 DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debug_", "_debug_")
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
+EVALUATORS = {"eval", "exec", "compile"}
+MAX_CODE_STRING = 2000  # longer strings are not parsed as code: prose, templates, data
 DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "format"}
 KEYED_DICT_METHODS = {"get", "setdefault", "pop"}
@@ -64,6 +66,7 @@ FRESH_VALUES = (ast.Constant, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListCo
 UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
 UNION_ANNOTATIONS = {"Optional", "Union"}
 # class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
+PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
 GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 SPHINX_ATTRIBUTE = re.compile(
@@ -224,6 +227,12 @@ def name_patterns(node: ast.expr) -> list[str] | None:
     return None if all(p == "*" for p in patterns) else patterns
 
 
+def attribute_marker(cls: str, attribute: str) -> str:
+    """The placeholder pattern of a name read through `getattr(obj, self.attribute)` in `cls`, until the class's
+    writes of the attribute are all seen: a glob pattern no attribute name matches."""
+    return f"\0{cls}\0{attribute}*"
+
+
 def docstring_attributes(doc: str) -> set[str]:
     """Attributes a class docstring lists: a Google `Attributes:` section, a NumPy `Attributes` section,
     Sphinx `:ivar name:` fields and `.. attribute:: name` directives."""
@@ -268,6 +277,8 @@ class FunctionLocals:
     untyped: set[str] = field(default_factory=set)
     pending: list[tuple[str, str, str]] = field(default_factory=list)  # (local name, kind, name or pattern)
     strings: dict[str, set[str]] = field(default_factory=dict)  # local name -> the constant strings bound to it
+    code: list[str] = field(default_factory=list)  # its string constants that may be code (they hold a `.`)
+    evaluates: bool = False  # it calls `eval`, `exec` or `compile`: its strings may be the code they run
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -688,11 +699,16 @@ class Summarizer(ast.NodeVisitor):
         self.lambdas = 0
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
+        self.module_code = FunctionLocals()  # the module level's strings that may be code
+        # of the classes around the node, innermost last: attribute -> the names its every write through self
+        # can spell (`self._private_name = f"_{name}"`), None where some write assigns anything else
+        self.name_attributes: list[dict[str, set[str] | None]] = []
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
         self.moving_depth = 0  # inside a value moved to another object's `__dict__`
         self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
+        self.prefix_tests: list[tuple[str, str]] = []  # (name, prefix) of the `if name.startswith(prefix):` around
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
@@ -750,6 +766,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self.visit_block(node)
+        self._read_evaluated(self.module_code)
 
     visit_While = visit_loop
     visit_Try = visit_TryStar = visit_match_case = visit_block
@@ -818,14 +835,24 @@ class Summarizer(ast.NodeVisitor):
         return self.source.line(node.end_lineno)[node.end_col_offset:].lstrip(b" \t;").startswith(b"#:")
 
     def _documented(self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr]) -> None:
+        """Sphinx attribute documentation of `self.X = ...`, or of `X = ...`/`X: T` in a class body, which
+        documents the attribute of its instances too."""
         receiver = self.scope.receiver
+        if self.scope.in_class_body:
+            names = [target.id for target in targets if isinstance(target, ast.Name)]
+            if names and self._has_attribute_doc(node):
+                for name in names:
+                    self.builder.documented(name)
+            return
         if receiver is None:
             return
         stores = [a for target in targets for a in attribute_targets(target)]
-        if any(dotted_name(a.value) == receiver for a in stores) and (
-                id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))):
+        if any(dotted_name(a.value) == receiver for a in stores) and self._has_attribute_doc(node):
             for attribute in stores:
                 self.builder.documented_store(attribute.attr, dotted_name(attribute.value))
+
+    def _has_attribute_doc(self, node: ast.stmt) -> bool:
+        return id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))
 
     def _mark_values(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         for target in targets:
@@ -938,6 +965,10 @@ class Summarizer(ast.NodeVisitor):
 
     def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
         attribute = self._self_attribute(owner)
+        method = self._self_attribute(owner.func) if isinstance(owner, ast.Call) else None
+        if method is not None and not pattern:
+            self.builder.read_on_attribute(name, f"{method.attr}()", as_written)  # on what `self.m()` returns
+            return
         if attribute is not None and not pattern and attribute.attr != "__class__":
             self.builder.read_on_attribute(name, attribute.attr, as_written)
             return
@@ -1056,7 +1087,8 @@ class Summarizer(ast.NodeVisitor):
     def _class_binding(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
-            self.builder.class_binding(names, listed_strings(value))
+            callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
+            self.builder.class_binding(names, listed_strings(value), callee)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -1103,10 +1135,32 @@ class Summarizer(ast.NodeVisitor):
                 self._keyed_read(node)
         else:
             value = self.values.pop(id(node), None)
+            if self.name_attributes and self._is_receiver(node.value):
+                self._note_name_attribute(node.attr, value)
             made = constructor_of(dotted_name(value.func)) if isinstance(value, ast.Call) else None
             column = self.source.column(node.lineno, node.col_offset)
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value))
         self.generic_visit(node)
+
+    def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
+        names = self.name_attributes[-1]
+        spelt = name_patterns(value) if value is not None else None
+        if attribute not in names or names[attribute] is not None:
+            names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
+
+    def _read_named_by_attribute(self) -> None:
+        """At a class's end: a computed name read through `getattr(obj, self.A)` reads what the class's writes
+        of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's `__set_name__`); nothing where
+        some write of it is not a constant string or pattern. Such a read was noted under a placeholder pattern."""
+        names = self.name_attributes[-1]
+        prefix = attribute_marker(self.scope.owner_class or "", "")[:-1]
+        for on, patterns in list(self.builder.facts.patterns.items()):
+            for placeholder in [p for p in patterns if p.startswith(prefix)]:
+                patterns.discard(placeholder)
+                for pattern in names.get(placeholder[len(prefix):-1]) or ():
+                    self.builder.read_pattern(pattern, on or None)
+            if not patterns:
+                del self.builder.facts.patterns[on]
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if self._is_receiver_dict(node.value):
@@ -1136,12 +1190,20 @@ class Summarizer(ast.NodeVisitor):
             patterns = name_patterns(computed) if computed is not None else None
             if patterns is None and isinstance(computed, ast.Name):
                 patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
+            named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
+            if named_by is not None and self.name_attributes:
+                patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
+            if computed is not None and (self.scope.method or "") in LOOKUP_METHODS \
+                    and self._is_receiver(positional[0]):
+                self._note_alias(computed)
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
         self._keyed_read(node)
+        if callee in EVALUATORS and node.args:
+            (self.functions[-1] if self.functions else self.module_code).evaluates = True
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
             if self.class_lists and self.scope.method not in CONSTRUCTORS and self._is_receiver(func.value):
@@ -1181,6 +1243,20 @@ class Summarizer(ast.NodeVisitor):
         else:
             self.generic_visit(node)
 
+    def _note_alias(self, name: ast.expr) -> None:
+        """In `__getattribute__(self, key)`: `object.__getattribute__(self, key[4:])` under
+        `if key.startswith("_sa_"):`, or `getattr(self, key.removeprefix("_sa_"))`, looks up `x` for `_sa_x`."""
+        if isinstance(name, ast.Subscript) and isinstance(name.value, ast.Name) and isinstance(name.slice, ast.Slice):
+            cut = name.slice
+            length = cut.lower.value if isinstance(cut.lower, ast.Constant) else None
+            if cut.upper is None and cut.step is None and isinstance(length, int):
+                for tested, prefix in self.prefix_tests:
+                    if tested == name.value.id and len(prefix) == length:
+                        self.builder.alias(prefix)
+        elif (isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "removeprefix"
+              and len(name.args) == 1 and (prefix := string_value(name.args[0]))):
+            self.builder.alias(prefix)
+
     def visit_FormattedValue(self, node: ast.FormattedValue) -> None:
         self.debug_depth += 1
         self.generic_visit(node)
@@ -1188,6 +1264,9 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            if self._is_receiver_dict(node.right):  # "%(name)s" % vars(self) reads the keys it names
+                for key in PERCENT_KEY.findall(node.left.value):
+                    self.builder.read(key, self.scope.owner_class, as_written=False)
             self.debug_depth += 1  # "%s" % (self.__dict__,)
             self.generic_visit(node)
             self.debug_depth -= 1
@@ -1197,6 +1276,23 @@ class Summarizer(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):
             self.builder.string(node.value)
+            if "." in node.value and len(node.value) <= MAX_CODE_STRING:
+                (self.functions[-1] if self.functions else self.module_code).code.append(node.value)
+
+    def _read_evaluated(self, local: FunctionLocals) -> None:
+        """In a function that runs strings as code (`eval(test)` over a list of expressions), its strings that
+        parse as Python are its code: their attribute reads are reads, on objects of any class. Code compiled
+        at run time is not mangled."""
+        if not local.evaluates:
+            return
+        for text in local.code:
+            try:
+                tree = ast.parse(text.strip())
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
+                    self.builder.read(node.attr, None, as_written=False)
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         # the literal parts of an f-string are not format strings; its expressions are ordinary code
@@ -1209,6 +1305,18 @@ class Summarizer(ast.NodeVisitor):
             self.guarded_loop = True
             self.rebuild_classes.add(self.scope.owner_class or "")
         self._note_attribute_docstrings(node)
+        test = node.test
+        if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
+                and isinstance(test.func.value, ast.Name) and len(test.args) == 1
+                and (prefix := string_value(test.args[0]))):
+            self.visit(test)
+            self.prefix_tests.append((test.func.value.id, prefix))  # a lookup of `key[len(prefix):]` in its block
+            for statement in node.body:
+                self.visit(statement)
+            self.prefix_tests.pop()
+            for statement in node.orelse:
+                self.visit(statement)
+            return
         narrowing = narrowed(node.test)
         if narrowing is None:
             self.generic_visit(node)
@@ -1228,6 +1336,7 @@ class Summarizer(ast.NodeVisitor):
         self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node))
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
+        self.name_attributes.append({})
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
@@ -1239,6 +1348,8 @@ class Summarizer(ast.NodeVisitor):
             self.rebuild_method = True
             self.rebuild_classes.add(node.name)
         self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
+        self._read_named_by_attribute()
+        self.name_attributes.pop()
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
         self.seeding_methods.extend(keys.seeding_methods(self.source))
@@ -1267,6 +1378,8 @@ class Summarizer(ast.NodeVisitor):
             self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
+            if self.scope.receiver:
+                self.builder.returns(node.name, decorators, annotation_classes(node.returns))
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
@@ -1282,6 +1395,7 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
         self.functions.pop()
         self._resolve(local)
+        self._read_evaluated(local)
         if lists is not None:
             self.method_lists.pop()
             if not lists.never:

@@ -169,6 +169,40 @@ def test_the_standard_library_is_that_of_the_environment(project, env, capsys):
     assert [line.split("'")[1] for line in ours] == ["fake_option"]
 
 
+REGISTERING = """\
+from fakelib import nn
+from fakelib.nn import Record
+
+
+class Net(nn.Layer):
+    def __init__(self):
+        self.proj = nn.Layer()  # registered by the base's __setattr__
+        self.scale = 2.0  # a float: no layer to register
+
+
+class Point(Record):
+    def __init__(self):
+        self.x = 1  # compared by the base's __eq__
+"""
+
+
+def test_what_a_library_base_does_with_every_attribute_through_a_star_re_export(project, env, capsys):
+    """A base's `__setattr__` consumes the values it can register, its `__eq__` on `self.__dict__` every value;
+    the base is found through `from .layer import *` in the library's `__init__.py`."""
+    site = env / "lib" / "python3.11" / "site-packages" / "fakelib"
+    (site / "nn").mkdir()
+    (site / "nn" / "__init__.py").write_text("from .layer import *\n")
+    (site / "nn" / "layer.py").write_text(
+        "class Layer:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n\n\n"
+        "class Record:\n    def __eq__(self, other):\n        return self.__dict__ == other.__dict__\n")
+    (project / "pkg" / "layers.py").write_text(REGISTERING)
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg/layers.py")
+    _, ours, _ = run_cli(capsys, "pkg/layers.py")
+    assert [line.split("'")[1] for line in theirs] == ["scale"]
+    assert [line.split("'")[1] for line in ours] == ["proj", "scale", "x"]
+    assert nothing_ran(project)
+
+
 def test_an_installed_copy_of_the_package_itself_is_not_read(project, env, capsys):
     installed = env / "lib" / "python3.11" / "site-packages" / "pkg"
     installed.mkdir()
@@ -327,3 +361,38 @@ def test_the_package_own_modules_by_top_level_name(tmp_path):
     loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
     assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
     assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
+
+
+SETTER_BASE = """\
+class WebCase:
+    def set_persistent(self, on):
+        self._persistent = on
+
+    @property
+    def persistent(self):
+        return self._persistent
+
+    @persistent.setter
+    def persistent(self, on):
+        self.set_persistent(on)
+
+    def verbose(self):
+        return False
+"""
+SETTER_SUBCLASS = """\
+from fakeweb import WebCase
+
+
+class Case(WebCase):
+    def setup(self):
+        self.persistent = True  # calls WebCase's setter
+        self.quiet = True  # read by nothing: a method of the base named alike is no setter
+"""
+
+
+def test_a_library_bases_property_setter_takes_the_subclass_assignment(project, env, capsys):
+    (env / "lib" / "python3.11" / "site-packages" / "fakeweb.py").write_text(SETTER_BASE.replace("verbose", "quiet"))
+    (project / "pkg" / "case.py").write_text(SETTER_SUBCLASS)
+    code, out, _ = run_cli(capsys, "--python", str(env / "bin" / "python"), "pkg/case.py")
+    assert code == 1
+    assert out == ["pkg/case.py:7:9: SS101 'quiet' is assigned but never read in package 'pkg'"]

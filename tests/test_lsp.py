@@ -215,6 +215,8 @@ async def test_reset_inserted_before_the_loop_for_a_stale_cache(client: Language
     (found,) = await open_document(client, uri, CACHE)
     assert found.code == "SS102"
     assert found.range == types.Range(types.Position(8, 16), types.Position(8, 28))  # `self.results`
+    (guard,) = found.related_information  # the `if` on the key, from the finding's related places
+    assert guard.location.uri == uri and guard.location.range.start.line == 6 and "guard" in guard.message
     (action,) = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri),
         range=found.range,

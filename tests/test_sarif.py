@@ -105,3 +105,46 @@ def test_help_anchors_are_readme_headings():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     anchors = {github_anchor(h) for h in re.findall(r"^#+ (SS\d{3}:.*)$", readme, re.MULTILINE)}
     assert {rule.anchor for rule in RULES} <= anchors
+
+
+def sarif_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, case: Path) -> dict:
+    shutil.copytree(case, tmp_path / case.name)
+    monkeypatch.chdir(tmp_path)
+    main(["--format", "sarif", case.name])
+    return json.loads(capsys.readouterr().out)["runs"][0]
+
+
+def applied(text: str, change: dict) -> str:
+    """The text with a SARIF artifactChange's whole-line replacements applied (regions of line starts)."""
+    lines = text.splitlines(keepends=True)
+    for replacement in sorted(change["replacements"], key=lambda r: -r["deletedRegion"]["startLine"]):
+        region = replacement["deletedRegion"]
+        assert region["startColumn"] == region["endColumn"] == 1
+        lines[region["startLine"] - 1:region["endLine"] - 1] = [replacement["insertedContent"]["text"]]
+    return "".join(lines)
+
+
+def test_an_ss102_result_carries_its_guard_and_the_fix_that_resets_the_list(tmp_path, monkeypatch, capsys):
+    run = sarif_of(tmp_path, monkeypatch, capsys, FIXTURES / "ss102" / "interval_cache")
+    (result,) = run["results"]
+    (guard,) = result["relatedLocations"]
+    assert guard["physicalLocation"]["region"]["startLine"] == 12 and "the guard" in guard["message"]["text"]
+    (fix,) = result["fixes"]
+    assert fix["description"]["text"] == "Insert 'self.is_checkpointable_results = []'"
+    (change,) = fix["artifactChanges"]
+    path = change["artifactLocation"]["uri"]
+    assert path == "interval_cache/pkg/module.py"
+    source = (tmp_path / path).read_text()
+    assert applied(source, change) == (FIXTURES / "ss102" / "interval_cache" / "pkg" / "module.py.fixed").read_text()
+
+
+def test_an_ss103_result_points_to_the_seed_and_the_other_assignments(tmp_path, monkeypatch, capsys):
+    run = sarif_of(tmp_path, monkeypatch, capsys, FIXTURES / "ss103" / "pipeline")
+    (result,) = run["results"]
+    related = result["relatedLocations"]
+    seed, *others = related
+    assert seed["physicalLocation"]["artifactLocation"]["uri"] == "pipeline/pipe/engine.py"
+    assert seed["physicalLocation"]["region"]["startLine"] == 9 and "seeded" in seed["message"]["text"]
+    assert [o["physicalLocation"]["artifactLocation"]["uri"] for o in others] == ["pipeline/pipe/module.py"] * 2
+    assert [r["id"] for r in related] == list(range(len(related)))
+    assert "fixes" not in result

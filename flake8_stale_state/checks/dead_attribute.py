@@ -41,6 +41,9 @@ def is_read_by_name(write: Write, index: PackageIndex) -> bool:
         return True
     if cls and (name in index.names_read_on(cls) or (write.shared and name in index.names_fed_on(cls))):
         return True
+    if cls and any(prefix + name in index.read_names or prefix + name in index.names_read_on(cls)
+                   for prefix in index.alias_prefixes(cls)):
+        return True  # `obj._sa_x`, where the class's `__getattribute__` looks up `x` for `_sa_x`
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in index.patterns_read_on(cls))
 
 

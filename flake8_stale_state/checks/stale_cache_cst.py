@@ -815,6 +815,10 @@ class Collector(cst_facts.Collector):
                     name = dotted_name(attribute)
                     if name:
                         self.bindings.setdefault((cls, self.relative(name)), set()).add(kind)
+                if isinstance(target, cst.Name) and self.scope.in_class_body:
+                    # a class attribute's list is shared by every instance: the fix rebinds this one's, so that
+                    # a reset of one object's entries leaves the others' alone
+                    self.bindings.setdefault((cls, target.value), set()).add(binding_kind(node.value))
                 value = dotted_name(node.value) if isinstance(node.value, cst.Attribute) else None
                 if value and isinstance(target, cst.Attribute):
                     self.aliased.add((cls, self.relative(value)))
