@@ -1,29 +1,150 @@
-"""Speed and memory of flake8-stale-state against the tools people would otherwise run.
+"""Speed and memory of flake8-stale-state against the tools people would otherwise run, measured fairly.
 
-    python benchmarks/bench.py [--repeat 3] [--trees deepspeed==0.19.3 diffusers==0.42.1]
+    python benchmarks/bench.py [--repeat 3] [--trees deepspeed==0.19.3 ...] [--measures NAME ...] [--write-readme]
 
-Downloads the sdists into ~/.cache/stale-state/sdists (never into the repository). In one run,
-alternating the two sides of each comparison and repeating, it prints medians and ratios:
-flake8 --select SS (cold and warm cache) vs flake8 --select F; stale-state (cold, warm) vs vulture;
-one file through stdin with a warm cache vs flake8 --select F on that file; peak RSS of stale-state
-vs vulture; seconds per 100k lines on each tree. Not a test: these machines are shared and noisy.
+Each side runs from its own virtual environment under ~/.cache/stale-state/envs, never the repository's:
+flake8 alone (the versions of flake8, pyflakes, pycodestyle and mccabe the running environment has, no plugin),
+vulture 2.16 alone, and flake8 with this project installed from a wheel of the working tree (no editable
+install, nothing else beside it). The sdists are downloaded into ~/.cache/stale-state/sdists.
+
+Every process runs without PYTHONDONTWRITEBYTECODE, after a warm-up run of the same command has written the
+byte-code of every module it imports, as users' installs have it. The two sides of each comparison alternate
+pair by pair (A B, then B A), and medians are kept. Wall time, CPU (user + system) and peak RSS come from
+`os.wait4` on the command's own process: CPU counts that process and every worker it started and reaped
+(flake8's and stale-state's pools); peak RSS is that of the largest single process among them, not their sum.
+The load average is printed before and after; `--write-readme` replaces the README's table, and is refused
+when the 1-minute load was above 1 at the start. Not a test: these machines are shared and noisy.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
 from corpora import sdist  # noqa: E402
 
-PY = sys.executable
-STDIN_FILES = {"deepspeed": "deepspeed/runtime/pipe/module.py", "diffusers": "src/diffusers/models/attention.py"}
+ENVS = Path.home() / ".cache" / "stale-state" / "envs"
+VULTURE = "2.16"
+TREES = ("deepspeed==0.19.3", "diffusers==0.42.1", "transformers==4.57.1")
+STDIN_FILES = {"deepspeed": "deepspeed/runtime/pipe/module.py", "diffusers": "src/diffusers/models/attention.py",
+               "transformers": "src/transformers/trainer.py"}
+MEASURES = ("stale-state-cold", "stale-state-warm", "flake8-ss-cold", "flake8-ss-warm", "flake8-e9", "stdin")
+QUIET_LOAD = 1.0
+README_START, README_END = "<!-- bench table: start -->", "<!-- bench table: end -->"
+
+
+class Run(NamedTuple):
+    wall: float
+    cpu: float  # user + system, the process and its reaped workers
+    rss_mib: float  # the largest single process
+
+
+class Row(NamedTuple):
+    label: str
+    ours: Run
+    theirs: Run
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def load_line() -> str:
+    return "load average " + " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def flake8_pins() -> list[str]:
+    """flake8 and its checkers at the versions of the environment running this script."""
+    return [f"{name}=={importlib.metadata.version(name)}" for name in ("flake8", "pyflakes", "pycodestyle", "mccabe")]
+
+
+def base_python() -> str:
+    return str(Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}")
+
+
+def environment(name: str, requirements: list[str]) -> Path:
+    """A virtual environment holding `requirements` alone, made once."""
+    folder = ENVS / name
+    if not (folder / "bin" / "python").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run([base_python(), "-m", "venv", str(folder)], check=True)
+        subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet", *requirements], check=True)
+    return folder
+
+
+def ours_environment() -> Path:
+    """flake8 at the same versions, with this project installed from a wheel of the working tree (made again
+    when the code changed)."""
+    from flake8_stale_state.cache import code_fingerprint
+
+    pins = [*flake8_pins(), f"libcst=={importlib.metadata.version('libcst')}"]
+    folder = environment(f"bench-stale-state-flake8-{importlib.metadata.version('flake8')}", pins)
+    stamp = folder / "stale-state-fingerprint"
+    fingerprint = code_fingerprint()
+    if not stamp.exists() or stamp.read_text() != fingerprint:
+        with tempfile.TemporaryDirectory() as wheels:
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                            "-w", wheels, str(REPO)], check=True, cwd=wheels)
+            (wheel,) = Path(wheels).glob("*.whl")
+            subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
+                            "--force-reinstall", str(wheel), *pins], check=True)
+        stamp.write_text(fingerprint)
+    return folder
+
+
+def clean_environment() -> dict[str, str]:
+    """The environment of every measured process: byte-code written and read, no setting of ours."""
+    dropped = ("PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "PYTHONPATH")
+    return {key: value for key, value in os.environ.items()
+            if key not in dropped and not key.startswith("STALE_STATE")}
+
+
+def measure(command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> Run:
+    """One run; exit 1 (flake8, stale-state) and 3 (vulture) say findings were reported."""
+    with tempfile.TemporaryFile() as given:
+        given.write(stdin or b"")
+        given.seek(0)
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=given, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1, 3):
+        raise SystemExit(f"{' '.join(command)} failed in {cwd} (exit {process.returncode})")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def median_run(runs: list[Run]) -> Run:
+    return Run(*(statistics.median(values) for values in zip(*runs)))
+
+
+def compare(label: str, ours: Callable[[], Run], theirs: Callable[[], Run], repeat: int) -> Row:
+    """The two sides alternated pair by pair, the first of each pair swapped every time; medians kept."""
+    mine, other = [], []
+    for turn in range(repeat):
+        if turn % 2 == 0:
+            mine.append(ours())
+            other.append(theirs())
+        else:
+            other.append(theirs())
+            mine.append(ours())
+    row = Row(label, median_run(mine), median_run(other))
+    print(f"  {format_row(row)}", flush=True)
+    return row
 
 
 def package_folder(tree: Path, name: str) -> str:
@@ -33,89 +154,116 @@ def package_folder(tree: Path, name: str) -> str:
     raise SystemExit(f"{tree}: no package folder {name}")
 
 
-def measure(command: list[str], cwd: Path, env: dict, stdin: str | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of the command, run in a fresh wrapper so RUSAGE_CHILDREN is its own."""
-    probe = (
-        "import resource, subprocess, sys, time; t = time.perf_counter(); "
-        f"subprocess.run({command!r}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, "
-        "input=sys.stdin.buffer.read()); "
-        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    )
-    result = subprocess.run([PY, "-c", probe], cwd=cwd, env=env, input=(stdin or "").encode(), capture_output=True)
-    seconds, rss = result.stdout.split()
-    return float(seconds), int(rss)
+def size_of(folder: Path) -> tuple[int, int]:
+    files = list(folder.rglob("*.py"))
+    return len(files), sum(len(path.read_bytes().splitlines()) for path in files)
 
 
-def compare(label: str, ours, theirs, repeat: int, rows: list) -> None:
-    """`ours` and `theirs` are callables returning (seconds, rss); alternated, repeated, medians kept."""
-    mine, other = [], []
-    for _ in range(repeat):
-        mine.append(ours())
-        other.append(theirs())
-    ours_s, theirs_s = statistics.median(m[0] for m in mine), statistics.median(o[0] for o in other)
-    ours_rss, theirs_rss = statistics.median(m[1] for m in mine), statistics.median(o[1] for o in other)
-    rows.append((label, ours_s, theirs_s, ours_s / theirs_s, ours_rss / 1024, theirs_rss / 1024))
-
-
-def lines_of(folder: Path) -> int:
-    return sum(len(p.read_bytes().splitlines()) for p in folder.rglob("*.py"))
-
-
-def bench_tree(spec: str, repeat: int, rows: list, per_100k: dict) -> None:
+def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path], scratch: Path) -> list[Row]:
     name, version = spec.split("==")
     tree = sdist(name, version)
     folder = package_folder(tree, name)
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("STALE_STATE")}
-    warm_dir = tempfile.mkdtemp(prefix="stale-state-bench-")
-    warm = {**base_env, "STALE_STATE_CACHE_DIR": warm_dir}
+    files, lines = size_of(tree / folder)
+    print(f"{spec}: {folder}, {files} files, {lines:,} lines; {load_line()}", flush=True)
+    env = clean_environment()
+    warm = {**env, "STALE_STATE_CACHE_DIR": str(scratch / f"{name}-warm")}
 
-    def cold_env() -> dict:
-        return {**base_env, "STALE_STATE_CACHE_DIR": tempfile.mkdtemp(prefix="stale-state-bench-")}
+    def cold() -> dict[str, str]:
+        return {**env, "STALE_STATE_CACHE_DIR": tempfile.mkdtemp(prefix=f"{name}-cold-", dir=scratch)}
 
-    flake8_ss = [PY, "-m", "flake8", "--select", "SS", folder]
-    flake8_f = [PY, "-m", "flake8", "--select", "F", folder]
-    ours = [PY, "-m", "flake8_stale_state", folder]
-    vulture = [PY, "-m", "vulture", folder]
-    measure(ours, tree, warm)  # fills the warm cache
+    def tool(side: str, program: str) -> str:
+        return str(envs[side] / "bin" / program)
 
-    compare(f"{name}: flake8 --select SS cold / --select F", lambda: measure(flake8_ss, tree, cold_env()),
-            lambda: measure(flake8_f, tree, base_env), repeat, rows)
-    compare(f"{name}: flake8 --select SS warm / --select F", lambda: measure(flake8_ss, tree, warm),
-            lambda: measure(flake8_f, tree, base_env), repeat, rows)
-    compare(f"{name}: stale-state cold / vulture", lambda: measure(ours, tree, cold_env()),
-            lambda: measure(vulture, tree, base_env), repeat, rows)
-    compare(f"{name}: stale-state warm / vulture", lambda: measure(ours, tree, warm),
-            lambda: measure(vulture, tree, base_env), repeat, rows)
+    ours_cli = [tool("ours", "stale-state"), folder]
+    vulture = [tool("vulture", "vulture"), folder]
+
+    def flake8(side: str, select: str, *rest: str) -> list[str]:
+        return [tool(side, "flake8"), "--select", select, *rest]
+
+    # warm-up: byte-code for every module each side imports, and the warm cache filled
+    for command in (ours_cli, vulture, flake8("ours", "E9", folder), flake8("alone", "E9", folder)):
+        measure(command, tree, warm)
+    rows = []
+    if "stale-state-cold" in measures:
+        rows.append(compare(f"{name}: stale-state cold / vulture", lambda: measure(ours_cli, tree, cold()),
+                            lambda: measure(vulture, tree, env), repeat))
+    if "stale-state-warm" in measures:
+        rows.append(compare(f"{name}: stale-state warm / vulture", lambda: measure(ours_cli, tree, warm),
+                            lambda: measure(vulture, tree, env), repeat))
+    flake8_f = flake8("alone", "F", folder)
+    if "flake8-ss-cold" in measures:
+        rows.append(compare(f"{name}: flake8 --select SS cold / flake8 alone --select F",
+                            lambda: measure(flake8("ours", "SS", folder), tree, cold()),
+                            lambda: measure(flake8_f, tree, env), repeat))
+    if "flake8-ss-warm" in measures:
+        rows.append(compare(f"{name}: flake8 --select SS warm / flake8 alone --select F",
+                            lambda: measure(flake8("ours", "SS", folder), tree, warm),
+                            lambda: measure(flake8_f, tree, env), repeat))
+    if "flake8-e9" in measures:
+        rows.append(compare(f"{name}: flake8 --select E9, plugin installed / flake8 alone",
+                            lambda: measure(flake8("ours", "E9", folder), tree, warm),
+                            lambda: measure(flake8("alone", "E9", folder), tree, env), repeat))
     one = STDIN_FILES.get(name)
-    if one and (tree / one).is_file():
-        source = (tree / one).read_text()
-        stdin_ss = [PY, "-m", "flake8", "--select", "SS", "-", "--stdin-display-name", one]
-        stdin_f = [PY, "-m", "flake8", "--select", "F", "-", "--stdin-display-name", one]
-        compare(f"{name}: one file via stdin, warm / --select F", lambda: measure(stdin_ss, tree, warm, source),
-                lambda: measure(stdin_f, tree, base_env, source), repeat, rows)
-    cold_seconds = [row[1] for row in rows if row[0] == f"{name}: stale-state cold / vulture"][0]
-    per_100k[name] = cold_seconds / (lines_of(tree / folder) / 100_000)
+    if "stdin" in measures and one and (tree / one).is_file():
+        source = (tree / one).read_bytes()
+        rows.append(compare(f"{name}: one file via stdin, warm, --select SS / flake8 alone --select F",
+                            lambda: measure(flake8("ours", "SS", "-", "--stdin-display-name", one), tree, warm, source),
+                            lambda: measure(flake8("alone", "F", "-", "--stdin-display-name", one), tree, env, source),
+                            repeat))
+    print(f"{spec}: done; {load_line()}", flush=True)
+    return rows
+
+
+HEADER = ("| measure | ours (s) | theirs (s) | ratio | CPU ours (s) | CPU theirs (s) | CPU ratio "
+          "| peak RSS ours (MiB) | theirs (MiB) | RSS ratio |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def format_row(row: Row) -> str:
+    ours, theirs = row.ours, row.theirs
+    return (f"| {row.label} | {ours.wall:.2f} | {theirs.wall:.2f} | {ours.wall / theirs.wall:.2f} "
+            f"| {ours.cpu:.2f} | {theirs.cpu:.2f} | {ours.cpu / theirs.cpu:.2f} "
+            f"| {ours.rss_mib:.0f} | {theirs.rss_mib:.0f} | {ours.rss_mib / theirs.rss_mib:.2f} |")
+
+
+def write_readme(table: str) -> None:
+    readme = REPO / "README.md"
+    text = readme.read_text()
+    pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{readme}: no {README_START} ... {README_END} to replace")
+    readme.write_text(pattern.sub(lambda _: f"{README_START}\n{table}\n{README_END}", text))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--trees", nargs="+", default=["deepspeed==0.19.3", "diffusers==0.42.1"])
+    parser.add_argument("--trees", nargs="+", default=list(TREES), metavar="NAME==VERSION")
+    parser.add_argument("--measures", nargs="+", default=list(MEASURES), choices=MEASURES)
+    parser.add_argument("--write-readme", action="store_true", help="replace the README's table (quiet machine only)")
     args = parser.parse_args()
-    rows: list = []
-    per_100k: dict[str, float] = {}
-    for spec in args.trees:
-        bench_tree(spec, args.repeat, rows, per_100k)
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; medians of {args.repeat}")
-    print("| measure | ours (s) | theirs (s) | ratio | ours peak RSS (MiB) | theirs peak RSS (MiB) |")
-    print("|---|---|---|---|---|---|")
-    for label, mine, theirs, ratio, rss, other_rss in rows:
-        print(f"| {label} | {mine:.2f} | {theirs:.2f} | {ratio:.2f} | {rss:.0f} | {other_rss:.0f} |")
-    names = list(per_100k)
-    for name in names:
-        print(f"stale-state cold, {name}: {per_100k[name]:.2f} s per 100k lines")
-    if len(names) == 2:
-        print(f"s per 100k lines, {names[1]} / {names[0]}: {per_100k[names[1]] / per_100k[names[0]]:.2f}")
+    at_start = load()
+    print(f"machine: {os.cpu_count()} cores; at the start: {load_line()}", flush=True)
+    if args.write_readme and at_start > QUIET_LOAD:
+        print(f"not writing the README: the 1-minute load was {at_start:.2f} at the start, above {QUIET_LOAD}: "
+              "figures taken now would not be a quiet machine's", flush=True)
+        args.write_readme = False
+    envs = {"ours": ours_environment(),
+            "alone": environment(f"bench-flake8-{importlib.metadata.version('flake8')}", flake8_pins()),
+            "vulture": environment(f"bench-vulture-{VULTURE}", [f"vulture=={VULTURE}"])}
+    print("byte-code written and read (no PYTHONDONTWRITEBYTECODE), after a warm-up run of each side; "
+          f"medians of {args.repeat}, sides alternated pair by pair", flush=True)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="stale-state-bench-") as scratch:
+        for spec in args.trees:
+            rows.extend(bench_tree(spec, set(args.measures), args.repeat, envs, Path(scratch)))
+    at_end = load()
+    table = "\n".join([HEADER, *map(format_row, rows)])
+    print(f"\nload average, 1 minute: {at_start:.2f} at the start, {at_end:.2f} at the end "
+          f"({os.cpu_count()} cores); medians of {args.repeat}\n{table}")
+    if args.write_readme:
+        write_readme(f"{table}\n\nOne run of `python benchmarks/bench.py --repeat {args.repeat}`, load average "
+                     f"{at_start:.2f} at the start and {at_end:.2f} at the end ({os.cpu_count()} cores).")
+        print("README table written")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@
     python benchmarks/lsp_latency.py [--runs 20] [--cache-dir DIR]
 
 Starts the server over stdio with the sdist folder as the workspace (downloaded into
-~/.cache/stale-state/sdists, never into the repository), opens deepspeed/runtime/pipe/module.py, which
-indexes the package, then changes the buffer `--runs` times, waiting each time for the diagnostics of that
-version. The latency includes the server's pause after a change (DEBOUNCE_SECONDS). Memory is read from
-/proc (Linux) once the package is indexed and again at the end.
+~/.cache/stale-state/sdists, never into the repository), opens deepspeed/runtime/pipe/module.py (700 lines),
+which indexes the package, then changes the buffer `--runs` times, waiting each time for the diagnostics of that
+version; then the same with pipe/engine.py (1,400 lines). The latency includes the server's pause after a
+change (DEBOUNCE_SECONDS); the analysis is what is left. Targets: under 100 ms on module.py, under 200 ms on
+engine.py. Memory is read from /proc (Linux) once the package is indexed and again at the end.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from corpora import sdist  # noqa: E402
 
 from flake8_stale_state.lsp import DEBOUNCE_SECONDS  # noqa: E402
 
-MODULE = "deepspeed/runtime/pipe/module.py"
+MODULES = ("deepspeed/runtime/pipe/module.py", "deepspeed/runtime/pipe/engine.py")
 
 
 def memory_mib(pid: int) -> dict[str, float]:
@@ -54,45 +55,52 @@ async def measure(tree: Path, runs: int, cache_dir: Path) -> None:
             if params.uri == uri and params.version == version:
                 return arrived, params
 
-    env = {**os.environ, "STALE_STATE_CACHE_DIR": str(cache_dir)}
+    # byte-code written and read, as in users' installs
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["STALE_STATE_CACHE_DIR"] = str(cache_dir)
     await client.start_io(sys.executable, "-m", "flake8_stale_state", "lsp", env=env)
     pid = client._server.pid  # the server process, for its memory
     await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
                                                          root_uri=tree.as_uri()))
     client.initialized(types.InitializedParams())
 
-    module = tree / MODULE
-    uri, text = module.as_uri(), module.read_text()
-    sent = time.perf_counter()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
-    ))
-    arrived, params = await diagnostics_of(uri, 1)
-    setter = [d for d in params.diagnostics if d.range.start.line == 553]
-    print(f"open (indexes {tree.name}): {arrived - sent:.2f} s, {len(params.diagnostics)} diagnostics, "
-          f"line 554: {setter[0].message if setter else 'MISSING'}")
-    indexed = memory_mib(pid)
-
-    latencies = []
-    for version in range(2, runs + 2):
-        edited = text + f"\n# edit {version} {time.time_ns()}\n"  # content no cache has seen, as typing makes
+    indexed = None
+    results = []
+    for name in MODULES:
+        module = tree / name
+        uri, text = module.as_uri(), module.read_text()
         sent = time.perf_counter()
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
         ))
-        arrived, _ = await diagnostics_of(uri, version)
-        latencies.append(arrived - sent)
+        arrived, params = await diagnostics_of(uri, 1)
+        setter = [d for d in params.diagnostics if d.range.start.line == 553]
+        print(f"open {name}{' (indexes ' + tree.name + ')' if indexed is None else ''}: {arrived - sent:.2f} s, "
+              f"{len(params.diagnostics)} diagnostics"
+              + (f", line 554: {setter[0].message if setter else 'MISSING'}" if name.endswith("module.py") else ""))
+        indexed = indexed or memory_mib(pid)
+        latencies = []
+        for version in range(2, runs + 2):
+            edited = text + f"\n# edit {version} {time.time_ns()}\n"  # content no cache has seen, as typing makes
+            sent = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+            ))
+            arrived, _ = await diagnostics_of(uri, version)
+            latencies.append(arrived - sent)
+        results.append((name, latencies))
     final = memory_mib(pid)
 
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
 
-    median = statistics.median(latencies)
-    print(f"didChange -> publishDiagnostics, warm index, {runs} runs: median {median * 1000:.0f} ms "
-          f"(debounce {DEBOUNCE_SECONDS * 1000:.0f} ms + analysis {(median - DEBOUNCE_SECONDS) * 1000:.0f} ms), "
-          f"min {min(latencies) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
+    for name, latencies in results:
+        median = statistics.median(latencies)
+        print(f"{name}: didChange -> publishDiagnostics, warm index, {runs} runs: median {median * 1000:.0f} ms "
+              f"(debounce {DEBOUNCE_SECONDS * 1000:.0f} ms + analysis {(median - DEBOUNCE_SECONDS) * 1000:.0f} ms), "
+              f"min {min(latencies) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
     print(f"server memory after indexing: RSS {indexed['VmRSS']:.0f} MiB; "
           f"after the runs: RSS {final['VmRSS']:.0f} MiB, peak {final['VmHWM']:.0f} MiB")
 
@@ -103,7 +111,9 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "stale-state" / "facts",
                         help="facts cache of the server (warm after the first run)")
     args = parser.parse_args()
+    print(f"load average at the start: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     asyncio.run(measure(sdist("deepspeed", "0.19.3"), args.runs, args.cache_dir))
+    print(f"load average at the end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from flake8_stale_state import __version__, baseline, config, formats, gitbase
 from flake8_stale_state.cache import default_cache_dir
-from flake8_stale_state.checks import RULES, fix_source
+from flake8_stale_state.checks import RULES, codes, fix_source
 from flake8_stale_state.edits import fix_edits
-from flake8_stale_state.engine import UNANALYSED, Analyzer, codes
+from flake8_stale_state.engine import UNANALYSED, Analyzer
 from flake8_stale_state.environment import NotAnEnvironment
 from flake8_stale_state.findings import Finding, Problem, selected, without_silenced
 from flake8_stale_state.index import read_source
@@ -192,7 +192,7 @@ def new_since(ref: str, settings: Settings, targets: list[Path | str], findings:
 
         gitbase.write_tree(root, commit, base_root)
         base = Analyzer(replace(settings, roots=tuple(on_base(r) for r in settings.roots),
-                                cache_dir=settings.cache_dir or default_cache_dir(root)))
+                                cache_dir=settings.cache_dir or default_cache_dir(root), package_entries=False))
         mapped = [str(on_base(path)) for path in targets if isinstance(path, Path)]
         base_files = [path for path in files_to_check(mapped, base.python_files) if isinstance(path, Path)]
         base.prepare(base_files)

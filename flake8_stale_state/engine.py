@@ -7,24 +7,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
-from flake8_stale_state.checks import RULES
+from flake8_stale_state.checks import RULES, UNANALYSED
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, read_source, summary_through,
+    SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, package_facts, read_source, summary_through,
 )
 from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
-from flake8_stale_state.package import is_package, package_root, python_files, real_path
+from flake8_stale_state.package import is_package, listed_files, package_root, real_path
 from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
-
-UNANALYSED = "SS000"
-
-
-def codes() -> tuple[str, ...]:
-    """Every code a front end may report."""
-    return (UNANALYSED, *(rule.code for rule in RULES))
 
 
 def summary_kind() -> FactsKind:
@@ -91,7 +84,9 @@ class Analyzer:
         their package lists the same files again."""
         key = (self._real(folder), recursive)
         if key not in self._listed:
-            self._listed[key] = python_files(folder, recursive)
+            listed = listed_files(folder, recursive)
+            self._resolved.update(listed)
+            self._listed[key] = [path for path, _ in listed]
         return self._listed[key]
 
     def package_key(self, path: Path) -> tuple[Path, ...]:
@@ -104,7 +99,7 @@ class Analyzer:
                 folder = self.settings.cache_dir or default_cache_dir(root)
             else:
                 folder = self.settings.run_cache_dir
-            self._caches[root] = FactsCache(folder)
+            self._caches[root] = FactsCache(folder, self.settings.package_entries)
         return self._caches[root]
 
     def index_for(self, path: Path, workers: Workers | None = None) -> PackageIndex:
@@ -117,9 +112,11 @@ class Analyzer:
                 # a package is read whole; a loose folder (no `__init__.py`) only for its own files
                 files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
-            facts = gather_facts(dict.fromkeys(files, self.index_kind), cache, self._real, workers)
+            entry = "+".join(map(str, roots))  # one package entry for the package's files, one for their bases'
+            facts = package_facts(entry, files, self.index_kind, cache, self._real, workers)
             finder = ModuleFinder(self.environment, own_modules(roots, files))
-            ahead = gather_facts(dict.fromkeys(base_modules(facts.values(), finder), SUMMARY), cache, Path, workers)
+            bases = sorted(base_modules(facts.values(), finder))
+            ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
             libraries = LibraryClasses(summary_through(cache, ahead), finder)
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries)
             self._indexes[roots] = index

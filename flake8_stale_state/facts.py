@@ -145,7 +145,7 @@ class FileFacts:
         """`facts_types`: the type of each check's own facts, by code."""
         return cls(
             path=path,
-            writes=[Write(*w) for w in data["writes"]],
+            writes=list(map(Write._make, data["writes"])),  # _make: tuple's own constructor, the fastest
             reads=set(data["reads"]),
             class_reads={k: set(v) for k, v in data["class_reads"].items()},
             attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
@@ -153,7 +153,7 @@ class FileFacts:
             patterns={k: set(v) for k, v in data["patterns"].items()},
             returns=data["returns"],
             aliases={k: set(v) for k, v in data["aliases"].items()},
-            classes={k: ClassInfo(*v) for k, v in data["classes"].items()},
+            classes={k: ClassInfo._make(v) for k, v in data["classes"].items()},
             checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import functools
 import importlib
 import multiprocessing
 import os
-from collections.abc import Callable, Collection, Mapping
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -41,6 +43,9 @@ EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
+# A file changed again within this long of being read can keep its size and times (timestamps are coarse):
+# its status is not recorded, so the next run reads it and compares contents, as git does with "racy" files.
+RACY_NANOSECONDS = 2_000_000_000
 
 
 def short(name: str) -> str:
@@ -89,8 +94,14 @@ class PackageIndex:
     libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
-        """The same package with one file's facts replaced (an unsaved buffer, stdin)."""
-        return replace(self, files={**self.files, facts.path: facts})
+        """The same package with one file's facts replaced (an unsaved buffer, stdin). Where the file's facts
+        are those the index holds but for the content they came from (an edit of a comment, of a line's
+        spacing), what the index worked out from them still holds, and is kept."""
+        index = replace(self, files={**self.files, facts.path: facts})
+        known = self.files.get(facts.path)
+        if known is not None and replace(known, digest=facts.digest) == facts:
+            index.__dict__.update((name, value) for name, value in self.__dict__.items() if name not in FIELDS)
+        return index
 
     def without_file(self, path: str) -> PackageIndex:
         """The same package without one file (deleted)."""
@@ -377,6 +388,9 @@ class PackageIndex:
             return path
 
 
+FIELDS = {field.name for field in dataclasses.fields(PackageIndex)}  # the rest of its __dict__: worked out
+
+
 def read_source(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
@@ -521,3 +535,53 @@ def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: C
         made = pool.make_all(items, cache)
     files.update((key_path, facts) for (_, _, key_path), facts in zip(items, made))
     return {path: facts for path, facts in files.items() if facts is not None}  # None: gone since it was read
+
+
+def file_status(path: Path) -> list[int] | None:
+    """What changes whenever a file's content does: size, modification and change times, inode. The change
+    time cannot be set back (an archive extracted with its files' times keeps `mtime`, never `ctime`)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
+
+
+def _recorded(record: object, status: list[int] | None, path: str, kind: FactsKind) -> FileFacts | None:
+    """The facts a package entry recorded of a file, if its status is the one recorded."""
+    if status is None or not isinstance(record, list) or len(record) != 3 or record[0] != status:
+        return None
+    try:
+        facts = FileFacts.from_data(path, record[2], kind.facts_types)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    facts.digest = str(record[1])
+    return facts
+
+
+def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: FactsCache,
+                  resolve: Callable[[Path], Path] = real_path, workers: Workers | None = None) -> dict[str, FileFacts]:
+    """`gather_facts` of a package's files through one entry holding them all: a file whose status (size,
+    times, inode) is the one recorded takes the facts recorded, unread; the others are read, and their facts
+    found by content or made, as `gather_facts` does. The entry is written again when any of it changed."""
+    started = time.time_ns()
+    recorded = cache.load_package(name, kind.key)
+    statuses = {str(resolve(path)): file_status(path) for path in files}  # taken before any file is read
+    known = {}
+    for path, status in statuses.items():
+        facts = _recorded(recorded.get(path), status, path, kind)
+        if facts is not None:
+            known[path] = facts
+    made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers)
+    gathered = {path: known.get(path) or made[path] for path in statuses if path in known or path in made}
+    entry = {}
+    for path, facts in gathered.items():
+        if path in known:
+            entry[path] = recorded[path]
+        elif facts.error is None:  # a failure is retried next run
+            status = statuses[path]
+            trusted = status is not None and max(status[1], status[2]) < started - RACY_NANOSECONDS
+            entry[path] = [status if trusted else None, facts.digest, facts.to_data()]
+    if entry.keys() != recorded.keys() or len(known) < len(entry):
+        cache.store_package(name, kind.key, entry)
+    return gathered

@@ -38,21 +38,47 @@ def is_package(root: Path) -> bool:
 
 def python_files(root: Path, recursive: bool = True) -> list[Path]:
     """Every `.py` file under root, sorted, following no symlinked folder out of or back into the tree."""
+    return [path for path, _ in listed_files(root, recursive)]
+
+
+def listed_files(root: Path, recursive: bool = True) -> list[tuple[Path, Path]]:
+    """`python_files` with the real path of each: the listing knows it, so no file is resolved again."""
     if not recursive:
-        return sorted(p for p in root.glob("*.py") if p.is_file())
-    found = []
-    seen = set()
-    top = real_path(root)
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not (d in SKIPPED_DIRS or d.startswith(".") or d.endswith(".egg-info")))
-        real_folder = top / os.path.relpath(folder, root)  # the walk enters no symlinked folder
-        for name in files:
-            if name.endswith(".py"):
-                file = Path(folder, name)
-                real = real_path(file) if os.path.islink(file) else real_folder / name
-                # a symlink leading out of the tree belongs to another package
-                if real in seen or not real.is_relative_to(top) or not file.is_file():
+        return [(p, real_path(p)) for p in sorted(root.glob("*.py")) if p.is_file()]
+    top = os.path.realpath(root)
+    inside = top if top.endswith(os.sep) else top + os.sep
+    found: dict[str, str] = {}  # real path -> path under root, the first met in a top-down walk
+    pending = [(os.fspath(root), top)]  # folder, its real path: the walk enters no symlinked folder
+    while pending:
+        folder, real_folder = pending.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries:
+            name = entry.name
+            try:
+                is_folder = entry.is_dir()
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if not (name in SKIPPED_DIRS or name.startswith(".") or name.endswith(".egg-info")
+                        or entry.is_symlink()):
+                    folders.append(name)
+            elif name.endswith(".py"):
+                if entry.is_symlink():
+                    real = os.path.realpath(entry.path)
+                    # a symlink leading out of the tree belongs to another package
+                    if not real.startswith(inside) or not os.path.isfile(entry.path):
+                        continue
+                elif entry.is_file(follow_symlinks=False):
+                    real = os.path.join(real_folder, name)
+                else:
                     continue
-                seen.add(real)
-                found.append(file)
-    return sorted(found)
+                found.setdefault(real, entry.path)
+        for name in sorted(folders, reverse=True):  # popped in name order: os.walk's
+            pending.append((os.path.join(folder, name), os.path.join(real_folder, name)))
+    listed = sorted(found.items(), key=lambda item: os.path.normcase(item[1]).split(os.sep))  # as Paths sort
+    return [(Path(path), Path(real)) for real, path in listed]

@@ -14,16 +14,19 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flake8_stale_state import __version__, config
-from flake8_stale_state.baseline import Baseline, BaselineError, load
-from flake8_stale_state.cache import disabled
-from flake8_stale_state.checks import RULES
-from flake8_stale_state.engine import UNANALYSED, Analyzer, codes
-from flake8_stale_state.environment import NotAnEnvironment
-from flake8_stale_state.findings import without_silenced
+from flake8_stale_state.checks import RULES, UNANALYSED, codes
+from flake8_stale_state.environment import NotAnEnvironment, find_environment
 from flake8_stale_state.settings import Settings
+
+if TYPE_CHECKING:
+    from flake8_stale_state.baseline import Baseline
+    from flake8_stale_state.engine import Analyzer
+
+# With no SS code selected, flake8 still loads the plugin and calls it on every file: the engine, the index,
+# the cache and the baseline are imported only where some code is (`python -X importtime`).
 
 LOG = logging.getLogger(__name__)
 RUN_CACHE = "STALE_STATE_RUN_CACHE"  # the folder of `_run_cache`, for the workers of this run
@@ -93,6 +96,8 @@ def _in_started_worker() -> bool:
 def settings_for_run(settings: Settings, options: argparse.Namespace, selected: bool) -> Settings:
     """Where the cache is off and workers start anew, the facts go through a cache of the run alone: the main
     process makes it, its workers read it."""
+    from flake8_stale_state.cache import disabled
+
     if _in_started_worker():
         shared = os.environ.get(RUN_CACHE)
         return replace(settings, run_cache_dir=Path(shared)) if shared else settings
@@ -160,6 +165,8 @@ class StaleStatePlugin:
     def parse_options(cls, options: argparse.Namespace) -> None:
         """Check the options as `stale-state` does: a refused one stops flake8 with the command's one line and
         exit 2. With no SS code selected nothing else is done, and `run` returns at once."""
+        from flake8_stale_state.baseline import BaselineError, load
+
         chosen = selected_codes(options)
         cls.selected = bool(chosen)
         cls.names_missing_bases = any(rule.names_missing_bases and rule.code in chosen for rule in RULES) \
@@ -167,7 +174,12 @@ class StaleStatePlugin:
         try:
             configuration = configuration_from(options)
             cls.baseline = load(configuration.baseline) if configuration.baseline else None
-            cls.analyzer = Analyzer(settings_for_run(configuration.settings, options, cls.selected))
+            if cls.selected:
+                from flake8_stale_state.engine import Analyzer
+
+                cls.analyzer = Analyzer(settings_for_run(configuration.settings, options, cls.selected))
+            else:  # the checks of the command, without building what no code needs
+                find_environment(configuration.settings.python)
         except (config.ConfigError, BaselineError, NotAnEnvironment) as error:
             print(config.error_line(error), file=sys.stderr)
             raise SystemExit(2) from None
@@ -190,6 +202,9 @@ class StaleStatePlugin:
         if not self.selected:
             return
         try:
+            from flake8_stale_state.engine import Analyzer
+            from flake8_stale_state.findings import without_silenced
+
             analyzer = self.analyzer or Analyzer(Settings())
             findings = analyzer.check(Path(self.filename), "".join(self.lines), self.filename)
             if self.baseline is not None:  # as the command does: `# noqa` first, then the baseline

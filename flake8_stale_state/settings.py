@@ -19,6 +19,7 @@ class Settings:
     # where the cache is off, a folder the processes of one run share their facts through (flake8's workers
     # under spawn or forkserver); None: no cache at all
     run_cache_dir: Path | None = None
+    package_entries: bool = True  # False for a tree seen once (a temporary checkout): its entry would never be read
 
     def ignores(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.ignore_names)

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, counting_parses
+from flake8_stale_state.cache import FactsCache
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state import cache as cache_module
+from flake8_stale_state import index as index_module
 from flake8_stale_state import cli
 
 EXPECTED = [
@@ -213,3 +215,81 @@ def test_facts_come_in_the_order_asked_whether_made_in_parallel_or_read_from_the
     assert list(cold) == list(warm) == [str(path.resolve()) for path in paths]
     assert [facts.writes for facts in cold.values()] == [facts.writes for facts in warm.values()]
     assert len(cold[str(paths[5].resolve())].writes) == 5 * 7 % 11 + 1
+
+
+@pytest.fixture
+def settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files written by the test count as settled at once (not as "racy", changed within the timestamps'
+    granularity), so that their status is recorded and trusted."""
+    monkeypatch.setattr(index_module, "RACY_NANOSECONDS", 0)
+
+
+def counting_cache_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    counts = {"package entries": 0, "file entries": 0, "sources": 0}
+
+    def counted(what: str, function):
+        def wrapper(*args, **kwargs):
+            counts[what] += 1
+            return function(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(FactsCache, "load_package", counted("package entries", FactsCache.load_package))
+    monkeypatch.setattr(FactsCache, "load", counted("file entries", FactsCache.load))
+    monkeypatch.setattr(index_module, "read_source", counted("sources", index_module.read_source))
+    return counts
+
+
+def test_a_warm_run_reads_one_package_entry_and_no_file(project, capsys, monkeypatch, settled):
+    for extra in range(20):
+        (project / "pipe" / f"extra{extra}.py").write_text(f"class E{extra}:\n    def f(self):\n        self.x = 1\n"
+                                                           "        return self.x\n")
+    assert findings(capsys) == EXPECTED
+    counts = counting_cache_reads(monkeypatch)
+    assert findings(capsys) == EXPECTED
+    # the package's entry and that of its bases from outside it: neither a source nor a file's entry read
+    assert counts == {"package entries": 2, "file entries": 0, "sources": 0}
+
+
+def test_a_file_changed_since_gets_fresh_facts_even_with_its_size_and_mtime_kept(project, capsys, settled):
+    assert findings(capsys) == EXPECTED
+    module = project / "pipe" / "module.py"
+    before = module.stat()
+    old = "self.interval_was_zero = False  # expect: SS101"
+    text = module.read_text()
+    module.write_text(text.replace(old, "print(self.interval_was_zero)".ljust(len(old))))
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `cp -p` or an archive would leave it
+    assert module.stat().st_size == before.st_size and module.stat().st_mtime_ns == before.st_mtime_ns
+    assert findings(capsys) == EXPECTED[1:]
+    module.write_text(text)
+    assert findings(capsys) == EXPECTED
+
+
+def test_a_file_just_written_is_read_again_next_run(project, capsys, monkeypatch):
+    """Within the timestamps' granularity a second change can keep size and times: such a file's status is not
+    recorded, so the next run reads it and compares its content."""
+    assert findings(capsys) == EXPECTED
+    counts = counting_cache_reads(monkeypatch)
+    assert findings(capsys) == EXPECTED
+    assert counts["sources"] == len(list((project / "pipe").glob("*.py")))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "records of another shape", "facts of another shape"])
+def test_a_damaged_package_entry_is_rebuilt(project, capsys, settled, damage):
+    assert findings(capsys) == EXPECTED
+    package_entries = [entry for entry in entries(project) if '"files":' in entry.read_text()]
+    assert package_entries  # the package's (its classes derive from none outside it)
+    for entry in package_entries:
+        data = json.loads(entry.read_text())
+        text = entry.read_text()
+        entry.write_text({
+            "garbage": "not json {", "truncated": text[: len(text) // 2],
+            "records of another shape": json.dumps({**data, "files": {path: [1, 2] for path in data["files"]}}),
+            "facts of another shape": json.dumps({**data, "files": {
+                path: [status, digest, {"writes": 1}] for path, (status, digest, _) in data["files"].items()}}),
+        }[damage])
+    assert findings(capsys) == EXPECTED
+    for entry in package_entries:  # written anew
+        data = json.loads(entry.read_text())
+        assert data["key"] == entry.stem
+        assert all(isinstance(facts["writes"], list) for _, _, facts in data["files"].values())
+    assert findings(capsys) == EXPECTED

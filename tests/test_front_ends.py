@@ -117,7 +117,8 @@ from flake8.main.cli import main
 try:
     main(sys.argv[1:])
 finally:
-    print("libcst imported" if "libcst" in sys.modules else "libcst not imported", file=sys.stderr)
+    heavy = ["libcst", "flake8_stale_state.engine", "flake8_stale_state.index", "flake8_stale_state.cache"]
+    print("imported:", *[name for name in heavy if name in sys.modules], file=sys.stderr)
 """
 
 
@@ -137,11 +138,13 @@ def test_no_work_when_flake8_selects_no_ss_code(project, options, reported):
     made = list(cache.rglob("*.json")) if cache.exists() else []  # the facts of every file made are kept there
     ss_lines = [line for line in result.stdout.splitlines() if ": SS" in line]
     assert "Traceback" not in result.stderr
+    imported = result.stderr.splitlines()[-1].split()[1:]
     if reported is None:
         assert ss_lines == [] and made == []
-        assert result.stderr.splitlines() == ["libcst not imported"]
+        assert result.stderr.splitlines() == ["imported:"]  # neither libcst nor the index, engine or cache
     else:
         assert ss_lines == reported and made  # libcst itself only where the summary cannot judge a file
+        assert {"flake8_stale_state.engine", "flake8_stale_state.index"} <= set(imported)
 
 
 @pytest.mark.asyncio

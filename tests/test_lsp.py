@@ -299,3 +299,32 @@ async def test_deepspeed_0_19_3_setter_published_with_its_hint_and_rename():
         assert list(rename.edit.changes[module.as_uri()]) == [
             types.TextEdit(setter.range, "self.activation_checkpoint_interval")
         ]
+
+
+def test_an_edit_that_changes_no_facts_keeps_the_package_wide_lookups(tmp_path: Path):
+    """Each pause in typing re-checks the buffer: what the index worked out from the other files is made again
+    only where the edited file's facts changed."""
+    from flake8_stale_state.engine import Analyzer
+    from flake8_stale_state.settings import Settings
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("class A:\n    def set(self):\n        self.dead = 1\n")
+    (package / "b.py").write_text("def use(a):\n    return a.other\n")
+    analyzer = Analyzer(Settings(use_cache=False))
+    module = package / "a.py"
+    source = module.read_text()
+    before = analyzer.index_for(module)
+    lookups = before.read_names, before.traits
+    assert [f.symbol for f in analyzer.check(module, source)] == ["dead"]
+
+    assert analyzer.update(module, source + "# a comment\n")
+    after = analyzer.index_for(module)
+    assert after is not before and (after.read_names, after.traits) == lookups
+    assert after.read_names is lookups[0] and after.traits is lookups[1]  # kept, not made again
+
+    assert analyzer.update(module, source + "        return self.dead\n")
+    changed = analyzer.index_for(module)
+    assert "dead" in changed.names_read_on("A") and changed.read_names is not lookups[0]
+    assert analyzer.check(module, source + "        return self.dead\n") == []

@@ -10,6 +10,12 @@ from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Rule
 
 RULES: list[Rule] = [dead_attribute.RULE, stale_cache.RULE, config_shadow.RULE]
+UNANALYSED = "SS000"  # a file that could not be analysed, or a failure inside the tool
+
+
+def codes() -> tuple[str, ...]:
+    """Every code a front end may report."""
+    return (UNANALYSED, *(rule.code for rule in RULES))
 
 
 def register(rule: Rule) -> None:
