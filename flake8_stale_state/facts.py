@@ -330,8 +330,9 @@ class FactsBuilder:
             # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
             # package see it as what the class reads through self (library_bases.py)
             if decorator.endswith((".setter", ".deleter")):
-                self.facts.reads.add(decorator.split(".")[0])
-                self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(decorator.split(".")[0])
+                prop = decorator.split(".")[0]
+                self.facts.reads.add(prop)
+                self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
         cls.methods.append(name)
 
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:

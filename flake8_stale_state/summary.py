@@ -311,6 +311,15 @@ def narrowed(test: ast.expr) -> dict[str, set[str]] | None:
     return {test.args[0].id: {name.rsplit(".", 1)[-1] for name in names}}
 
 
+def prefix_test(test: ast.expr) -> tuple[str, str] | None:
+    """`name.startswith("_sa_")`: ("name", "_sa_")."""
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
+            and isinstance(test.func.value, ast.Name) and len(test.args) == 1):
+        prefix = string_value(test.args[0])
+        return (test.func.value.id, prefix) if prefix else None
+    return None
+
+
 def bound_strings(value: ast.expr | None) -> list[str]:
     """The constant strings a value can be: `"a"`, `"a" if c else "b"`, `options.get("k", "a")`."""
     if value is None:
@@ -1305,27 +1314,23 @@ class Summarizer(ast.NodeVisitor):
             self.guarded_loop = True
             self.rebuild_classes.add(self.scope.owner_class or "")
         self._note_attribute_docstrings(node)
-        test = node.test
-        if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
-                and isinstance(test.func.value, ast.Name) and len(test.args) == 1
-                and (prefix := string_value(test.args[0]))):
-            self.visit(test)
-            self.prefix_tests.append((test.func.value.id, prefix))  # a lookup of `key[len(prefix):]` in its block
-            for statement in node.body:
-                self.visit(statement)
-            self.prefix_tests.pop()
-            for statement in node.orelse:
-                self.visit(statement)
+        prefix = prefix_test(node.test)
+        if prefix is not None:  # a lookup of `key[len(prefix):]` in its block
+            self._visit_guarded(node, self.prefix_tests, prefix)
             return
         narrowing = narrowed(node.test)
         if narrowing is None:
             self.generic_visit(node)
             return
-        self.narrowings.append(narrowing)  # in the test (after the isinstance) and the block it guards
+        self._visit_guarded(node, self.narrowings, narrowing)  # in the test (after the isinstance) and its block
+
+    def _visit_guarded(self, node: ast.If, stack: list, told: object) -> None:
+        """An `if` whose test tells `told` of its own block (not of its `else`), kept on `stack` meanwhile."""
+        stack.append(told)
         self.visit(node.test)
         for statement in node.body:
             self.visit(statement)
-        self.narrowings.pop()
+        stack.pop()
         for statement in node.orelse:
             self.visit(statement)
 

@@ -84,10 +84,15 @@ def reset_statement(rebuild: Rebuild) -> str:
     return f"{rebuild.target} = []" if rebuild.reset == REBIND else f"{rebuild.target}.clear()"
 
 
+def method_of(rebuild: Rebuild) -> tuple[str, str, int]:
+    """A rebuild method's lists are fixed together: those of one class, method and definition line."""
+    return rebuild.cls, rebuild.method, rebuild.group
+
+
 def fix_title(rebuild: Rebuild, rebuilds: Rebuilds) -> str:
     """What the fix inserts: the resets of every list the method appends to in parallel with this one."""
-    together = [r for r in rebuilds.found if r.shape == METHOD and (r.cls, r.method, r.group) ==
-                (rebuild.cls, rebuild.method, rebuild.group) and r.loop is not None] if rebuild.shape == METHOD else []
+    together = [r for r in rebuilds.found if r.shape == METHOD and method_of(r) == method_of(rebuild)
+                and r.loop is not None] if rebuild.shape == METHOD else []
     statements = dict.fromkeys(reset_statement(r) for r in [rebuild, *together])
     return "Insert " + " and ".join(f"'{statement}'" for statement in statements)
 

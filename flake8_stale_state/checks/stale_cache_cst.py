@@ -12,7 +12,9 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from flake8_stale_state import cst_facts
-from flake8_stale_state.checks.stale_cache import CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds, reset_statement
+from flake8_stale_state.checks.stale_cache import (
+    CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds, method_of, reset_statement,
+)
 from flake8_stale_state.cst_facts import ScopeCloser, ScopeOpener, dotted_name
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, first_word, is_dunder, never_rebuilds
@@ -882,10 +884,6 @@ class ResetInserter(cst.CSTTransformer):
             body.extend(statements)
             body.append(updated)
         return updated_node.with_changes(body=body)
-
-
-def method_of(rebuild: Rebuild) -> tuple[str, str, int]:
-    return rebuild.cls, rebuild.method, rebuild.group
 
 
 def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
