@@ -40,6 +40,7 @@ class ClassInfo(NamedTuple):
     methods: list[str]  # names bound in the class body by `def`
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
     body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
+    metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
 
 
 @dataclass(frozen=True)
@@ -314,8 +315,9 @@ class FactsBuilder:
             for fmt_field in FORMAT_FIELD.findall(value):
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
 
-    def enter_class(self, name: str, bases: list[str | None], decorators: list[str]) -> None:
-        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {})
+    def enter_class(self, name: str, bases: list[str | None], decorators: list[str],
+                    metaclass: str | None = None) -> None:
+        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {}, metaclass)
         self.class_stack.append(name)
 
     def leave_class(self) -> None:

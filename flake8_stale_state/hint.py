@@ -31,15 +31,15 @@ def typo_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Damerau-Levenshtein distance (adjacent transpositions count once)."""
+def edit_distance(a: str, b: str, transpositions: bool = True) -> int:
+    """Damerau-Levenshtein distance (adjacent transpositions count once), or Levenshtein's without them."""
     previous2: list[int] = []
     previous = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         current = [i]
         for j, y in enumerate(b, 1):
             cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
-            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+            if transpositions and i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
                 cost = min(cost, previous2[j - 2] + 1)
             current.append(cost)
         previous2, previous = previous, current
@@ -92,14 +92,15 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
             likeness: Callable[[str, str], bool] = is_close) -> str | None:
     """Most shared words first, then fewest differing characters, then alphabetical; None if none is alike.
 
-    A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`."""
+    A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`: a letter added,
+    dropped or replaced, not two swapped, which in two or three letters moves most of the name (`of`, `fo`)."""
     best = None
     short = len(name.strip("_")) <= SHORT
     if short and len(name.strip("_")) < 2:
         return None  # every letter is a typo of every other
     for candidate in set(candidates) - {name}:
         if short:
-            if candidate not in same_class or edit_distance(name, candidate) != 1:
+            if candidate not in same_class or edit_distance(name, candidate, transpositions=False) != 1:
                 continue
         elif not likeness(name, candidate):
             continue

@@ -40,7 +40,7 @@ BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
 # bases that give their subclasses no instance attributes
-NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol"}
+NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol", "type"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
 # A file changed again within this long of being read can keep its size and times (timestamps are coarse):
@@ -109,11 +109,18 @@ class PackageIndex:
 
     @cached_property
     def class_bases(self) -> dict[str, set[str]]:
-        """Class name -> the short names of its bases."""
+        """Class name -> the short names of its bases, and of its metaclass where that is the package's own: what
+        the metaclass sets on the class (`cls._latest = obj` in its `__call__`) the class's code reads."""
         bases: dict[str, set[str]] = {}
+        metaclasses: list[tuple[str, str]] = []
         for facts in self.files.values():
             for cls, info in facts.classes.items():
                 bases.setdefault(cls, set()).update(short(b) for b in info.bases)
+                if info.metaclass:
+                    metaclasses.append((cls, short(info.metaclass)))
+        for cls, metaclass in metaclasses:
+            if metaclass in bases and metaclass != cls:
+                bases[cls].add(metaclass)
         return bases
 
     @cached_property
@@ -183,8 +190,15 @@ class PackageIndex:
 
     @cached_property
     def reads_all_classes(self) -> set[str]:
-        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them)."""
-        return {cls for facts in self.files.values() for cls, info in facts.classes.items() if info.reads_all}
+        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them). Not
+        a metaclass: its `cls.__dict__` is the namespace of a class it makes, not an instance's attributes."""
+        return {cls for facts in self.files.values() for cls, info in facts.classes.items()
+                if info.reads_all and cls not in self.metaclasses}
+
+    @cached_property
+    def metaclasses(self) -> set[str]:
+        """The package's classes deriving from `type`, through the package's own classes or directly."""
+        return {cls for cls in self.class_bases if "type" in self._closure(cls, self.class_bases)}
 
     def reads_every_attribute(self, cls: str | None) -> bool:
         """A class related to `cls` uses every attribute at once, or a configured framework base reads them."""
@@ -296,6 +310,22 @@ class PackageIndex:
     @per_argument
     def names_fed_on(self, cls: str) -> frozenset[str]:
         return self._over_related(self._reads[2], cls)
+
+    @cached_property
+    def _shared(self) -> dict[str, set[str]]:
+        """Class -> the attributes some write of which through self may assign an object held elsewhere too."""
+        shared: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for write in facts.writes:
+                if write.shared and write.on_receiver and write.cls:
+                    shared.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
+        return shared
+
+    @per_argument
+    def names_shared_on(self, cls: str) -> frozenset[str]:
+        """Attributes that may hold an object held elsewhere too, in classes related to `cls`: changing what
+        such an attribute holds is a use, whichever write the code at hand stored."""
+        return self._over_related(self._shared, cls)
 
     @cached_property
     def _aliases(self) -> dict[str, set[str]]:

@@ -48,6 +48,7 @@ DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__
 DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debug_", "_debug_")
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
+VALUE_GETTERS = {"getattr", "object.__getattribute__"}  # of STRING_READERS, those that return the value
 EVALUATORS = {"eval", "exec", "compile"}
 MAX_CODE_STRING = 2000  # longer strings are not parsed as code: prose, templates, data
 DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
@@ -205,12 +206,31 @@ def annotation_classes(node: ast.expr | None) -> set[str] | None:
     return set().union(*parts)
 
 
+FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
+PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]")
+
+
+def formatted_template(node: ast.expr) -> str | None:
+    """A constant string formatted by `.format(...)` or `%`, its fields as `*`; None for anything else."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
+        return FORMAT_FIELD.sub("*", node.func.value.value)
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)):
+        return PERCENT_FIELD.sub("*", node.left.value)
+    return None
+
+
 def name_patterns(node: ast.expr) -> list[str] | None:
     """The names a computed attribute name can spell, as glob patterns of its constant parts:
-    `f"_{name}"` -> ["_*"], `prefix + "_ema"` -> ["*_ema"], `"a" if c else "b"` -> ["a", "b"]; None where
-    nothing of it is constant."""
+    `f"_{name}"` -> ["_*"], `prefix + "_ema"` -> ["*_ema"], `"a" if c else "b"` -> ["a", "b"],
+    `"_preferred_{}".format(kind)` and `"_preferred_%s" % kind` -> ["_preferred_*"]; None where nothing of it
+    is constant."""
     if isinstance(node, ast.Constant):
         return [node.value] if isinstance(node.value, str) else None
+    template = formatted_template(node)
+    if template is not None:
+        return None if template.strip("*") == "" else [re.sub(r"\*+", "*", template)]
     if isinstance(node, ast.IfExp):
         body, orelse = name_patterns(node.body), name_patterns(node.orelse)
         return body + orelse if body is not None and orelse is not None else None
@@ -279,6 +299,7 @@ class FunctionLocals:
     strings: dict[str, set[str]] = field(default_factory=dict)  # local name -> the constant strings bound to it
     code: list[str] = field(default_factory=list)  # its string constants that may be code (they hold a `.`)
     evaluates: bool = False  # it calls `eval`, `exec` or `compile`: its strings may be the code they run
+    parameters: frozenset[str] = frozenset()  # but the receiver: names its callers give it
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -716,6 +737,7 @@ class Summarizer(ast.NodeVisitor):
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
         self.moving_depth = 0  # inside a value moved to another object's `__dict__`
+        self.restored_state: str | None = None  # `state` in `def __setstate__(self, state)`: the pickled `__dict__`
         self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
         self.prefix_tests: list[tuple[str, str]] = []  # (name, prefix) of the `if name.startswith(prefix):` around
         text = source.source
@@ -1003,6 +1025,12 @@ class Summarizer(ast.NodeVisitor):
             local.bind(target.id, {made} if made else None, target)
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
 
+    def _given_by_caller(self, node: ast.expr) -> bool:
+        """The expression uses a parameter of the function it is in (`item`, `aliases.get(item, item)`): the
+        caller chooses what it names."""
+        parameters = self.functions[-1].parameters if self.functions else frozenset()
+        return any(isinstance(name, ast.Name) and name.id in parameters for name in ast.walk(node))
+
     def _strings_bound_to(self, name: str) -> list[str]:
         """The constant strings a name is bound to in the functions around the node (closures see their
         enclosing functions' names)."""
@@ -1047,6 +1075,8 @@ class Summarizer(ast.NodeVisitor):
     # `self.__dict__`, `vars(self)` and `asdict(self)`: which attributes they read.
 
     def _is_receiver_dict(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id == self.restored_state and self.scope.method == "__setstate__"
         if isinstance(node, ast.Attribute):
             return node.attr == "__dict__" and self._is_receiver(node.value)
         return (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
@@ -1204,6 +1234,9 @@ class Summarizer(ast.NodeVisitor):
                 patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
+            if (computed is not None and not patterns and callee in VALUE_GETTERS
+                    and self._is_receiver(positional[0]) and self._given_by_caller(computed)):
+                self._whole_object()  # `getattr(self, item)`: the caller may name any attribute
             if computed is not None and (self.scope.method or "") in LOOKUP_METHODS \
                     and self._is_receiver(positional[0]):
                 self._note_alias(computed)
@@ -1338,7 +1371,8 @@ class Summarizer(ast.NodeVisitor):
     # visited, as the libcst traversal does.
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.scope.enter_class(node.name)
-        self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node))
+        metaclass = next((base_name(k.value) for k in node.keywords if k.arg == "metaclass"), None)
+        self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node), metaclass)
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self.name_attributes.append({})
@@ -1388,7 +1422,7 @@ class Summarizer(ast.NodeVisitor):
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
-        local = FunctionLocals()
+        local = FunctionLocals(parameters=frozenset(a.arg for a in every if a.arg != self.scope.receiver))
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)
@@ -1397,7 +1431,11 @@ class Summarizer(ast.NodeVisitor):
             local.strings.setdefault(argument.arg, set()).update(bound_strings(default))
         self.functions.append(local)
         self._note_attribute_docstrings(node)
+        restored = self.restored_state
+        if self.scope.is_method and node.name == "__setstate__" and len(positional) == 2:
+            self.restored_state = positional[1].arg
         self.generic_visit(node)
+        self.restored_state = restored
         self.functions.pop()
         self._resolve(local)
         self._read_evaluated(local)

@@ -55,7 +55,7 @@ def test_hints_name_only_attributes_read_on_the_writes_own_classes():
 
 def test_ignore_names_takes_globs():
     path = FIXTURES / "ss101" / "hints" / "pkg" / "hints.py"
-    assert set(messages(path, ignore_names=("warm*", "total_step"))) == {13}
+    assert set(messages(path, ignore_names=("warm*", "total_step", "of"))) == {13}
 
 
 def test_tokens_split_snake_and_camel_case():
@@ -83,6 +83,9 @@ def test_closest_rules():
     assert closest("lr", ["lt"]) is None  # a short name: only a typo of a name read in its own class
     assert closest("lr", ["lt"], same_class={"lt"}) == "lt"
     assert closest("lr", ["lrs", "lr_max"], same_class={"lrs", "lr_max"}) == "lrs"
+    assert closest("of", ["fo"], same_class={"fo"}) is None  # two letters swapped: most of a short name moved
+    assert closest("ofs", ["fos"], same_class={"fos"}) is None
+    assert closest("recieve_buffer", ["receive_buffer"]) == "receive_buffer"  # a long word's swap is a typo
 
 
 DOCUMENTATION_SHAPES = """\

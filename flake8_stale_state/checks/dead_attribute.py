@@ -35,11 +35,13 @@ CODE = "SS101"
 def is_read_by_name(write: Write, index: PackageIndex) -> bool:
     """Some read names the attribute and can reach the write's class: on an object of any class, on one of a
     related class (through self, or a name of known class), or as a computed name's pattern. A read that only
-    feeds the attribute itself (`self.n += 1`) counts only where the value may be held elsewhere too."""
+    feeds the attribute itself (`self.n += 1`) counts only where some write of it may store an object held
+    elsewhere too: the change may be of that object, and the other writes give the attribute its first value."""
     name, cls = mangled(write.name, write.cls), write.cls
     if name in index.read_names:
         return True
-    if cls and (name in index.names_read_on(cls) or (write.shared and name in index.names_fed_on(cls))):
+    if cls and (name in index.names_read_on(cls)
+                or (name in index.names_fed_on(cls) and name in index.names_shared_on(cls))):
         return True
     if cls and any(prefix + name in index.read_names or prefix + name in index.names_read_on(cls)
                    for prefix in index.alias_prefixes(cls)):
