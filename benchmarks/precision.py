@@ -55,6 +55,9 @@ LAYOUT = {
     "mutagen": ("mutagen", "tests"), "pdfminer.six": ("pdfminer", "tests"), "apache-libcloud": ("libcloud", None),
     "cmd2": ("cmd2", "tests"), "plumbum": ("plumbum", "tests"), "icalendar": ("src/icalendar", None),
 }
+# distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
+# precision is that of the sample, and their other findings are not listed as unlabelled
+SAMPLED = {"apache-libcloud": "55 of 172 unhinted findings, random.seed(18), and both hinted ones"}
 HINT = re.compile(r"did you mean '([^']+)'")
 
 
@@ -124,6 +127,7 @@ class Column:
     hints: int = 0
     hints_right: int = 0
     unlabelled: list[str] = field(default_factory=list)
+    outside_sample: int = 0
 
     def add(self, spec: str, lines: list[str], labels: dict[tuple[str, str], Label]) -> None:
         for line in lines:
@@ -132,7 +136,10 @@ class Column:
             hint = HINT.search(line)
             self.findings += 1
             if label is None:
-                self.unlabelled.append(f"{spec}  {line}")
+                if spec.split("==")[0] in SAMPLED:
+                    self.outside_sample += 1
+                else:
+                    self.unlabelled.append(f"{spec}  {line}")
                 continue
             self.true += label.verdict == "true"
             if hint:
@@ -143,7 +150,8 @@ class Column:
                 self.hints_right += judged == "right"
 
     def precision(self) -> str:
-        labelled = self.findings - sum(not u.split("  ", 1)[1].startswith("hint") for u in self.unlabelled)
+        labelled = (self.findings - self.outside_sample
+                    - sum(not u.split("  ", 1)[1].startswith("hint") for u in self.unlabelled))
         return f"{100 * self.true / labelled:.0f}%" if labelled else "-"
 
     def cells(self) -> str:

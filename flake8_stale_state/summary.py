@@ -300,6 +300,7 @@ class FunctionLocals:
     code: list[str] = field(default_factory=list)  # its string constants that may be code (they hold a `.`)
     evaluates: bool = False  # it calls `eval`, `exec` or `compile`: its strings may be the code they run
     parameters: frozenset[str] = frozenset()  # but the receiver: names its callers give it
+    listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -339,6 +340,22 @@ def prefix_test(test: ast.expr) -> tuple[str, str] | None:
         prefix = string_value(test.args[0])
         return (test.func.value.id, prefix) if prefix else None
     return None
+
+
+def iterated_strings(value: ast.expr | None) -> list[str] | None:
+    """The strings a loop over a literal container takes: a tuple, list or set of strings only (or `tuple`,
+    `frozenset`, ... of one), the keys of a dict of string keys; None for anything else."""
+    if isinstance(value, ast.Call) and dotted_name(value.func) in ("tuple", "list", "set", "frozenset") \
+            and len(value.args) == 1:
+        value = value.args[0]
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        items: list[ast.expr | None] = list(value.elts)
+    elif isinstance(value, ast.Dict):
+        items = list(value.keys)
+    else:
+        return None
+    strings = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+    return strings if strings and len(strings) == len(items) else None
 
 
 def bound_strings(value: ast.expr | None) -> list[str]:
@@ -733,6 +750,8 @@ class Summarizer(ast.NodeVisitor):
         # of the classes around the node, innermost last: attribute -> the names its every write through self
         # can spell (`self._private_name = f"_{name}"`), None where some write assigns anything else
         self.name_attributes: list[dict[str, set[str] | None]] = []
+        self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
+        self.class_listed: list[dict[str, list[str]]] = []  # the same, of each class body around the node
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
@@ -788,8 +807,11 @@ class Summarizer(ast.NodeVisitor):
         self.visit_block(node)
         self.loops -= 1
 
-    def visit_comprehension_expression(self, node: ast.AST) -> None:
+    def visit_comprehension_expression(
+            self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
         self.loops += 1  # SS102: an append per element
+        for generator in node.generators:  # before the element, which is visited first
+            self._bind_listed(generator.target, generator.iter)
         self.generic_visit(node)
         self.loops -= 1
 
@@ -815,6 +837,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._unbind([node.target])
+        self._bind_listed(node.target, node.iter)
         self.visit_loop(node)
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
@@ -941,6 +964,7 @@ class Summarizer(ast.NodeVisitor):
         if len(node.targets) == 1:
             self._seed(node.targets[0], node.value)
             self._bind_local(node.targets[0], node.value)
+            self._note_listed(node.targets[0], node.value)
         self._unbind(node.targets)
         for target in node.targets:
             self._feed_item(target)
@@ -959,6 +983,7 @@ class Summarizer(ast.NodeVisitor):
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
         self._seed(node.target, node.value)
+        self._note_listed(node.target, node.value)
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
         self._feed_item(node.target)
@@ -1013,6 +1038,39 @@ class Summarizer(ast.NodeVisitor):
                 self.builder.read_pattern(name, cls)
             else:
                 self.builder.read(name, cls, as_written)
+
+    def _note_listed(self, target: ast.expr, value: ast.expr | None) -> None:
+        """`FIELDS = ("a", "b")` in a module, a class body or a function: the names a loop over it takes."""
+        strings = iterated_strings(value)
+        if strings is None or not isinstance(target, ast.Name):
+            return
+        if self.functions:
+            self.functions[-1].listed[target.id] = strings
+        elif self.scope.in_class_body:
+            self.class_listed[-1][target.id] = strings
+        elif self.scope.current is None:
+            self.module_listed[target.id] = strings
+
+    def _bind_listed(self, target: ast.expr, iterable: ast.expr) -> None:
+        """`for name in FIELDS:`, `for key, value in self.MAP.items():`: the loop's name takes the strings the
+        container lists (a dict's keys), for a computed attribute name to spell."""
+        if not self.functions:
+            return
+        items = False
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args \
+                and iterable.func.attr in ("keys", "items"):
+            items = iterable.func.attr == "items"
+            iterable = iterable.func.value
+        strings = iterated_strings(iterable)
+        if strings is None and isinstance(iterable, ast.Name):
+            strings = next((local.listed[iterable.id] for local in reversed(self.functions)
+                            if iterable.id in local.listed), self.module_listed.get(iterable.id))
+        elif strings is None and self._self_attribute(iterable) is not None and self.class_listed:
+            strings = self.class_listed[-1].get(iterable.attr)  # `self.MAP`, bound in the class body
+        if items and isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+        if strings and isinstance(target, ast.Name):
+            self.functions[-1].strings.setdefault(target.id, set()).update(strings)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
@@ -1376,6 +1434,7 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self.name_attributes.append({})
+        self.class_listed.append({})
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
@@ -1389,6 +1448,7 @@ class Summarizer(ast.NodeVisitor):
         self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
         self._read_named_by_attribute()
         self.name_attributes.pop()
+        self.class_listed.pop()
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
         self.seeding_methods.extend(keys.seeding_methods(self.source))
