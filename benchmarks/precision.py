@@ -8,10 +8,10 @@ under ~/.cache/stale-state/envs, never in the repository. Runs `stale-state --se
 package folder, with the sdist's tests as readers (`--roots PACKAGE,TESTS`, the configuration the README
 gives for a library) and `--python` pointing at that environment, so that the bases a package takes from
 its dependencies are read. With `--before REF`, runs the tool as it was at REF too (from `git archive`, on
-the same trees, with `--python` where that tool has it), so that both columns come from one run. Prints per package: the findings, how many were
-labelled true, the precision, the "did you mean" hints given and how many of them were judged right, and
-vulture's count of unused attributes on the same folder. Findings the labels do not cover are listed: label
-them before quoting a figure.
+the same trees, with `--python` where that tool has it), so that both columns come from one run. Prints per
+package: the findings, how many were labelled true, the precision, the "did you mean" hints given and how
+many of them were judged right, and vulture's count of unused attributes on the same folder. Findings the
+labels do not cover are listed: label them before quoting a figure.
 """
 
 from __future__ import annotations

@@ -1084,9 +1084,13 @@ class Summarizer(ast.NodeVisitor):
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
 
     def _given_by_caller(self, node: ast.expr) -> bool:
-        """The expression uses a parameter of the function it is in (`item`, `aliases.get(item, item)`): the
-        caller chooses what it names."""
-        parameters = self.functions[-1].parameters if self.functions else frozenset()
+        """In a special method (`__getitem__`, `__contains__`, ...), the expression uses one of its parameters
+        (`item`, `aliases.get(item, item)`): Python passes what syntax anywhere names (`info["width"]`), so the
+        name is any. A named method's callers are the package's own, passing names of their own."""
+        method = self.scope.method or ""
+        if not (self.functions and method.startswith("__") and method.endswith("__")):
+            return False
+        parameters = self.functions[-1].parameters
         return any(isinstance(name, ast.Name) and name.id in parameters for name in ast.walk(node))
 
     def _strings_bound_to(self, name: str) -> list[str]:
