@@ -47,6 +47,7 @@ class Analyzer:
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
+        self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
         self._resolved: dict[Path, Path] = {}
         self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
@@ -160,6 +161,13 @@ class Analyzer:
             lines = set().union(*(rule.lines_needed(summary, index, self.settings) for rule in rules))
         return libcst_kind(rules, lines)
 
+    def _needed_kind(self, key: str, facts: FileFacts, index: PackageIndex) -> FactsKind | None:
+        """`_full_kind`, once per file of a run: `prepare` asks it of every file, and `check` again."""
+        known = self._kinds.get(key)
+        if known is None or known[0] is not facts or known[1] is not index:
+            known = self._kinds[key] = (facts, index, self._full_kind(facts, index))
+        return known[2]
+
     def prepare(self, paths: Iterable[Path]) -> None:
         """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
@@ -175,8 +183,9 @@ class Analyzer:
             wanted: dict[Path, dict[Path, FactsKind]] = {}  # package root -> file -> kind of facts
             for path in paths:
                 index = self.index_for(path)
-                facts = index.files.get(str(self._real(path)))
-                kind = self._full_kind(facts, index) if facts is not None else None
+                key = str(self._real(path))
+                facts = index.files.get(key)
+                kind = self._needed_kind(key, facts, index) if facts is not None else None
                 if kind not in (None, self.index_kind):
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
@@ -196,7 +205,7 @@ class Analyzer:
         if facts is not index.files.get(key):
             index = index.with_file(facts)
         if not self.index_kind.libcst:
-            kind = self._full_kind(facts, index)
+            kind = self._needed_kind(key, facts, index)
             if kind is None:
                 return []
             ready = self._full.get(key)  # made from the same source, hence for the same rules
@@ -229,11 +238,13 @@ class Analyzer:
             if key not in index.files:
                 return False
             self._indexes[roots] = index.without_file(key)
+            self._kinds.clear()  # they hold the index they were found for
             return True
         facts = self._indexed_facts(index, key, source)
         if facts is index.files.get(key) or (facts.error and key in index.files):
             return False
         self._indexes[roots] = index.with_file(facts)
+        self._kinds.clear()
         return True
 
 
