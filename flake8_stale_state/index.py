@@ -16,6 +16,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
@@ -40,6 +41,7 @@ BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
 # bases that give their subclasses no instance attributes
+T = TypeVar("T")
 NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol", "type"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
@@ -59,14 +61,11 @@ def is_exception_name(name: str) -> bool:
 def per_argument(method: Callable) -> Callable:
     """A method of one argument whose results are kept on the instance, by argument: an index does not change
     once built (a changed file makes a new one), and is asked the same question for each write of a class."""
-    kept = f"_{method.__name__}_by_argument"
+    name = method.__name__
 
     @functools.wraps(method)
     def remembered(self, argument):
-        results = self.__dict__.setdefault(kept, {})
-        if argument not in results:
-            results[argument] = method(self, argument)
-        return results[argument]
+        return self.kept(name, argument, lambda: method(self, argument))
 
     return remembered
 
@@ -102,6 +101,14 @@ class PackageIndex:
         if known is not None and replace(known, digest=facts.digest) == facts:
             index.__dict__.update((name, value) for name, value in self.__dict__.items() if name not in FIELDS)
         return index
+
+    def kept(self, name: str, argument: str, compute: Callable[[], T]) -> T:
+        """What `compute` derives from the index for one argument (a class), made once and kept with the index,
+        as a changed file makes a new one: for the index's own lookups (`per_argument`) and a rule's."""
+        results = self.__dict__.setdefault(f"_{name}_by_argument", {})
+        if argument not in results:
+            results[argument] = compute()
+        return results[argument]
 
     def without_file(self, path: str) -> PackageIndex:
         """The same package without one file (deleted)."""

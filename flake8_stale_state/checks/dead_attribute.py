@@ -85,16 +85,23 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     cls = write.cls
     if not cls:
         return None
-    assigned = index.names_assigned_on(cls)
-    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls)
-    own = {name for name in own if is_attribute_name(name)}
-    same_class = {display_name(n, cls) for n in index.names_read_on_class(cls)}
-    unassigned = {name for name in own if mangled(name, cls) not in assigned}
+    own, same_class, unassigned = index.kept("ss101_hint_candidates", cls, lambda: hint_candidates(cls, index))
     if index.is_closed_hierarchy(cls):
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
     return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
+
+
+def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The names a hint for a write of `cls` may give, as written in the class: attributes read on its
+    classes, those read on `cls` itself, and those of the first that nothing there assigns."""
+    assigned = index.names_assigned_on(cls)
+    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls)
+    own = {name for name in own if is_attribute_name(name)}
+    same_class = frozenset(display_name(n, cls) for n in index.names_read_on_class(cls))
+    unassigned = frozenset(name for name in own if mangled(name, cls) not in assigned)
+    return frozenset(own), same_class, unassigned
 
 
 def drift_partner(write: Write, index: PackageIndex) -> str | None:
