@@ -54,6 +54,11 @@ LAYOUT = {
     "paho-mqtt": ("src/paho", "tests"), "xlsxwriter": ("xlsxwriter", None), "python-docx": ("src/docx", "tests"),
     "mutagen": ("mutagen", "tests"), "pdfminer.six": ("pdfminer", "tests"), "apache-libcloud": ("libcloud", None),
     "cmd2": ("cmd2", "tests"), "plumbum": ("plumbum", "tests"), "icalendar": ("src/icalendar", None),
+    # the fifth corpus, frozen at f71190c, once the rules learnt from the fourth were written
+    "python-can": ("can", "test"), "zeroconf": ("src/zeroconf", "tests"), "ldap3": ("ldap3", "test"),
+    "rq": ("rq", "tests"), "marshmallow": ("src/marshmallow", "tests"), "ncclient": ("ncclient", "test"),
+    "dramatiq": ("dramatiq", "tests"), "huey": ("huey", None), "netmiko": ("netmiko", None),
+    "pyvisa": ("pyvisa", None), "lark": ("lark", "tests"), "textx": ("textx", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled

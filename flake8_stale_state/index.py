@@ -40,8 +40,9 @@ BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
                       if isinstance(value, type) and issubclass(value, BaseException)}
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
-# bases that give their subclasses no instance attributes
 T = TypeVar("T")
+
+# bases that give their subclasses no instance attributes
 NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol", "type"}
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves

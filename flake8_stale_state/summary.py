@@ -206,7 +206,7 @@ def annotation_classes(node: ast.expr | None) -> set[str] | None:
     return set().union(*parts)
 
 
-FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
+REPLACEMENT_FIELD = re.compile(r"\{[^{}]*\}")  # of `str.format`, whole (facts.FORMAT_FIELD takes its name)
 PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]")
 
 
@@ -214,7 +214,7 @@ def formatted_template(node: ast.expr) -> str | None:
     """A constant string formatted by `.format(...)` or `%`, its fields as `*`; None for anything else."""
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
             and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
-        return FORMAT_FIELD.sub("*", node.func.value.value)
+        return REPLACEMENT_FIELD.sub("*", node.func.value.value)
     if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant)
             and isinstance(node.left.value, str)):
         return PERCENT_FIELD.sub("*", node.left.value)
