@@ -58,6 +58,8 @@ WRITING_DICT_METHODS = {"update", "__setitem__", "clear"}
 # Statement-level calls that only change the object an attribute holds: a read that feeds the attribute itself.
 MUTATORS = {"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "discard", "remove",
             "setdefault", "clear", "pop", "popleft"}
+FAILING_MUTATORS = {"remove", "pop", "popleft"}  # fail where the item is absent (a `pop` with a default does not)
+LOOKUP_ERRORS = {"KeyError", "ValueError", "IndexError", "LookupError", "Exception", "BaseException"}
 FRESH_CALLS = {"list", "dict", "set", "frozenset", "tuple", "deque", "defaultdict", "OrderedDict", "Counter",
                "bytearray", "int", "float", "str", "bool", "object", "collections.deque",
                "collections.defaultdict", "collections.OrderedDict", "collections.Counter"}
@@ -72,6 +74,9 @@ GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 SPHINX_ATTRIBUTE = re.compile(
     r"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|:attr:`~?(?:[\w.]*\.)?)(\w+)")
+# an attribute any docstring names for its readers: a Sphinx `:attr:` role, or a class's attribute quoted
+# as code (``InteractiveParser.result``, `Config.verbose`)
+ATTRIBUTE_REFERENCE = re.compile(r":attr:`~?(?:[\w.]*\.)?(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
 ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)\s*(?:\(.*\))?\s*:")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
@@ -757,6 +762,7 @@ class Summarizer(ast.NodeVisitor):
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
         self.moving_depth = 0  # inside a value moved to another object's `__dict__`
         self.restored_state: str | None = None  # `state` in `def __setstate__(self, state)`: the pickled `__dict__`
+        self.lookup_caught = 0  # inside a `try` catching a failed lookup (visit_Try)
         self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
         self.prefix_tests: list[tuple[str, str]] = []  # (name, prefix) of the `if name.startswith(prefix):` around
         text = source.source
@@ -818,11 +824,25 @@ class Summarizer(ast.NodeVisitor):
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
 
     def visit_Module(self, node: ast.Module) -> None:
+        self._note_references(node)
         self.visit_block(node)
         self._read_evaluated(self.module_code)
 
     visit_While = visit_loop
-    visit_Try = visit_TryStar = visit_match_case = visit_block
+    visit_match_case = visit_block
+
+    def visit_Try(self, node: ast.Try) -> None:
+        """Under a `try` that catches a failed lookup (`except KeyError:`), a change that fails where the item is
+        absent (`self.tags.remove(tag)`, `del self.pending[key]`) tells the code what the attribute holds."""
+        types = [t for handler in node.handlers if handler.type is not None
+                 for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])]
+        catches = any(handler.type is None for handler in node.handlers) or any(
+            (dotted_name(t) or "").rpartition(".")[2] in LOOKUP_ERRORS for t in types)
+        self.lookup_caught += catches
+        self.visit_block(node)
+        self.lookup_caught -= catches
+
+    visit_TryStar = visit_Try
 
     # Bindings of local names other than `name = Cls(...)` and `name: Cls`: their reads reach every class.
 
@@ -1120,9 +1140,10 @@ class Summarizer(ast.NodeVisitor):
                     self.fed.add(id(node))
 
     def visit_Expr(self, node: ast.Expr) -> None:
-        """`self.items.append(x)` as a statement only changes what the attribute holds."""
+        """`self.items.append(x)` as a statement only changes what the attribute holds (but see visit_Try)."""
         call = node.value
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in MUTATORS:
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in MUTATORS \
+                and not (self.lookup_caught and call.func.attr in FAILING_MUTATORS and len(call.args) < 2):
             attribute = self._self_attribute(call.func.value)
             if attribute is not None:
                 self.fed.add(id(attribute))
@@ -1130,7 +1151,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_Delete(self, node: ast.Delete) -> None:
         self._unbind(node.targets)
-        for target in node.targets:
+        for target in node.targets if not self.lookup_caught else ():  # else its failure tells (visit_Try)
             self._feed_item(target)
         self.generic_visit(node)
 
@@ -1444,6 +1465,7 @@ class Summarizer(ast.NodeVisitor):
         if doc:
             for name in docstring_attributes(doc):
                 self.builder.documented(name)
+        self._note_references(node)
         self.generic_visit(node)
         lists = self.class_lists.pop()
         if lists.may_rebuild():
@@ -1458,6 +1480,12 @@ class Summarizer(ast.NodeVisitor):
         self.seeding_methods.extend(keys.seeding_methods(self.source))
         self.builder.leave_class()
         self.scope.leave()
+
+    def _note_references(self, node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """The attributes the node's docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API."""
+        doc = ast.get_docstring(node, clean=False)
+        for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
+            self.builder.documented(match.group(1) or match.group(2))
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         arguments = node.args
@@ -1495,6 +1523,7 @@ class Summarizer(ast.NodeVisitor):
             local.strings.setdefault(argument.arg, set()).update(bound_strings(default))
         self.functions.append(local)
         self._note_attribute_docstrings(node)
+        self._note_references(node)
         restored = self.restored_state
         if self.scope.is_method and node.name == "__setstate__" and len(positional) == 2:
             self.restored_state = positional[1].arg
