@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib.metadata
 import io
 import sys
 import tempfile
@@ -301,6 +300,8 @@ def serve_lsp(argv: Sequence[str]) -> int:
 
 
 def _installed(distribution: str) -> str:
+    import importlib.metadata  # only for this message: importing it costs a tenth of a warm run
+
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:

@@ -7,16 +7,14 @@ import builtins
 import dataclasses
 import functools
 import importlib
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
@@ -39,6 +37,9 @@ MODULE_BASES = {"Module", "ModuleList", "ModuleDict", "Sequential", "ParameterLi
 BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items()
                       if isinstance(value, type) and issubclass(value, BaseException)}
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 
@@ -510,6 +511,8 @@ def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, d
 
 def _can_fork_workers() -> bool:
     # flake8's -j workers are daemonic, and daemonic processes may not have children
+    import multiprocessing  # here, as the pool: a run whose facts are all cached never starts one
+
     return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
 
 
@@ -539,6 +542,8 @@ class Workers:
     def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[FileFacts | None]:
         """`read_and_make` of each (kind, path, resolved path)."""
         if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
+            from concurrent.futures import ProcessPoolExecutor
+
             self._pool = ProcessPoolExecutor(self.count)
         if self._pool is None or len(items) < 2:
             return [read_and_make(*item, cache) for item in items]
