@@ -117,19 +117,24 @@ class PackageIndex:
         return replace(self, files={k: v for k, v in self.files.items() if k != path})
 
     @cached_property
-    def class_bases(self) -> dict[str, set[str]]:
-        """Class name -> the short names of its bases, and of its metaclass where that is the package's own: what
-        the metaclass sets on the class (`cls._latest = obj` in its `__call__`) the class's code reads."""
+    def declared_bases(self) -> dict[str, set[str]]:
+        """Class name -> the short names of the bases its `class` statement lists."""
         bases: dict[str, set[str]] = {}
-        metaclasses: list[tuple[str, str]] = []
         for facts in self.files.values():
             for cls, info in facts.classes.items():
                 bases.setdefault(cls, set()).update(short(b) for b in info.bases)
-                if info.metaclass:
-                    metaclasses.append((cls, short(info.metaclass)))
-        for cls, metaclass in metaclasses:
-            if metaclass in bases and metaclass != cls:
-                bases[cls].add(metaclass)
+        return bases
+
+    @cached_property
+    def class_bases(self) -> dict[str, set[str]]:
+        """Class name -> the short names of its bases, and of its metaclass where that is the package's own: what
+        the metaclass sets on the class (`cls._latest = obj` in its `__call__`) the class's code reads."""
+        bases = {cls: set(names) for cls, names in self.declared_bases.items()}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                metaclass = short(info.metaclass) if info.metaclass else None
+                if metaclass in bases and metaclass != cls:
+                    bases[cls].add(metaclass)
         return bases
 
     @cached_property
@@ -206,8 +211,9 @@ class PackageIndex:
 
     @cached_property
     def metaclasses(self) -> set[str]:
-        """The package's classes deriving from `type`, through the package's own classes or directly."""
-        return {cls for cls in self.class_bases if "type" in self._closure(cls, self.class_bases)}
+        """The package's classes deriving from `type`, through the package's own classes or directly (a class
+        made by a metaclass is not one)."""
+        return {cls for cls in self.declared_bases if "type" in self._closure(cls, self.declared_bases)}
 
     def reads_every_attribute(self, cls: str | None) -> bool:
         """A class related to `cls` uses every attribute at once, or a configured framework base reads them."""
