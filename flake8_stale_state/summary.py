@@ -72,11 +72,11 @@ UNION_ANNOTATIONS = {"Optional", "Union"}
 PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
 GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
-SPHINX_ATTRIBUTE = re.compile(
-    r"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|:attr:`~?(?:[\w.]*\.)?)(\w+)")
+ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
+SPHINX_ATTRIBUTE = re.compile(rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|{ATTR_ROLE})(\w+)")
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, or a class's attribute quoted
 # as code (``InteractiveParser.result``, `Config.verbose`)
-ATTRIBUTE_REFERENCE = re.compile(r":attr:`~?(?:[\w.]*\.)?(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
+ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
 ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)\s*(?:\(.*\))?\s*:")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
@@ -824,7 +824,7 @@ class Summarizer(ast.NodeVisitor):
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
 
     def visit_Module(self, node: ast.Module) -> None:
-        self._note_references(node)
+        self._note_references(ast.get_docstring(node, clean=False))
         self.visit_block(node)
         self._read_evaluated(self.module_code)
 
@@ -1103,7 +1103,7 @@ class Summarizer(ast.NodeVisitor):
             local.bind(target.id, {made} if made else None, target)
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
 
-    def _given_by_caller(self, node: ast.expr) -> bool:
+    def _named_by_syntax(self, node: ast.expr) -> bool:
         """In a special method (`__getitem__`, `__contains__`, ...), the expression uses one of its parameters
         (`item`, `aliases.get(item, item)`): Python passes what syntax anywhere names (`info["width"]`), so the
         name is any. A named method's callers are the package's own, passing names of their own."""
@@ -1318,7 +1318,7 @@ class Summarizer(ast.NodeVisitor):
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
             if (computed is not None and not patterns and callee in VALUE_GETTERS
-                    and self._is_receiver(positional[0]) and self._given_by_caller(computed)):
+                    and self._is_receiver(positional[0]) and self._named_by_syntax(computed)):
                 self._whole_object()  # `getattr(self, item)`: the caller may name any attribute
             if computed is not None and (self.scope.method or "") in LOOKUP_METHODS \
                     and self._is_receiver(positional[0]):
@@ -1465,7 +1465,7 @@ class Summarizer(ast.NodeVisitor):
         if doc:
             for name in docstring_attributes(doc):
                 self.builder.documented(name)
-        self._note_references(node)
+        self._note_references(doc)
         self.generic_visit(node)
         lists = self.class_lists.pop()
         if lists.may_rebuild():
@@ -1481,9 +1481,8 @@ class Summarizer(ast.NodeVisitor):
         self.builder.leave_class()
         self.scope.leave()
 
-    def _note_references(self, node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """The attributes the node's docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API."""
-        doc = ast.get_docstring(node, clean=False)
+    def _note_references(self, doc: str | None) -> None:
+        """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API."""
         for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
             self.builder.documented(match.group(1) or match.group(2))
 
@@ -1523,7 +1522,7 @@ class Summarizer(ast.NodeVisitor):
             local.strings.setdefault(argument.arg, set()).update(bound_strings(default))
         self.functions.append(local)
         self._note_attribute_docstrings(node)
-        self._note_references(node)
+        self._note_references(ast.get_docstring(node, clean=False))
         restored = self.restored_state
         if self.scope.is_method and node.name == "__setstate__" and len(positional) == 2:
             self.restored_state = positional[1].arg
