@@ -41,6 +41,7 @@ class ClassInfo(NamedTuple):
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
     body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
     metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
+    assigns_unnamed: bool = False  # `setattr(self, key, v)`, `self.__dict__.update(d)`: names its code never spells
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,13 @@ class FactsBuilder:
         if info is not None and not info.reads_all:
             self.facts.classes[cls] = info._replace(reads_all=True)
 
+    def assigns_unnamed(self) -> None:
+        """The class assigns attributes by names its code does not spell: which it has cannot be read off it."""
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        if info is not None and not info.assigns_unnamed:
+            self.facts.classes[cls] = info._replace(assigns_unnamed=True)
+
     def documented(self, name: str) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
         assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`)."""
@@ -330,11 +338,12 @@ class FactsBuilder:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         for decorator in decorators:
             # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
-            # package see it as what the class reads through self (library_bases.py)
+            # package see it as what the class reads through self (library_bases.py). The property is bound to
+            # the function's name, which is `x` but for a slip (`@size.setter def cellSize`)
             if decorator.endswith((".setter", ".deleter")):
-                prop = decorator.split(".")[0]
-                self.facts.reads.add(prop)
-                self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
+                for prop in {decorator.split(".")[0], name}:
+                    self.facts.reads.add(prop)
+                    self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
         cls.methods.append(name)
 
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:

@@ -9,7 +9,6 @@ from collections.abc import Callable, Collection, Iterable
 
 WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 SHORT = 3  # names of this many letters or fewer are hinted only at a one-letter typo of a name read in the class
-LONG_ONE_WORD = 5  # a name of one word this long is specific enough to point at a name of two holding it
 
 
 @functools.cache  # names repeat across a package's findings
@@ -64,17 +63,18 @@ def keeps_order(name: str, candidate: str) -> bool:
 
 
 def is_close(name: str, candidate: str) -> bool:
-    """The shapes a drift takes from the name readers use: the same words with other underscores (`_reason`,
-    `reason`), a word dropped (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt
-    or made plural (`total_step`, `total_steps`). A write with a word more than the read, or another word in
-    place of one (`mp` for `dp`), names something else."""
+    """The shapes a drift takes from the name readers use: the same letters with other underscores or case
+    (`_reason`, `reason`; `spacebefore`, `spaceBefore`), a word dropped of two or more
+    (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt or made plural
+    (`total_step`, `total_steps`). A write with a word more than the read, another word in place of one (`mp`
+    for `dp`), or one word where readers use two (`secret`, `salted_secret`) names something else."""
     mine, theirs = tokens(name), tokens(candidate)
     if not mine or not theirs:
         return False
-    if mine == theirs:
+    if mine == theirs or "".join(words_in_order(name)) == "".join(words_in_order(candidate)):
         return True
     if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
-        return len(mine) >= 2 or len(next(iter(mine))) >= LONG_ONE_WORD
+        return len(mine) >= 2
     differing_mine, differing_theirs = mine - theirs, theirs - mine
     return (len(mine) == len(theirs) and len(differing_mine) == 1 and len(differing_theirs) == 1
             and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))

@@ -21,7 +21,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
-from flake8_stale_state.summary import summarize
+from flake8_stale_state.summary import LOOKUP_METHODS, summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -384,11 +384,21 @@ class PackageIndex:
 
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:
-        """Every base of the classes related to `cls` is the package's own (or `object`, `ABC`, ...): nothing
-        outside the package assigns their attributes."""
+        """Every attribute the classes related to `cls` have is assigned by name in the package: every base is
+        the package's own (or `object`, `ABC`, ...), none assigns names its code does not spell
+        (`setattr(self, key, v)`) and none answers them in `__getattr__`."""
         known = self.package_classes
-        return all(base in known or base in NEUTRAL_BASES
-                   for related in self.related(cls) for base in self.class_bases.get(related, ()))
+        related = self.related(cls)
+        return (all(base in known or base in NEUTRAL_BASES for other in related
+                    for base in self.class_bases.get(other, ()))
+                and not related & self.unnamed_attribute_classes)
+
+    @cached_property
+    def unnamed_attribute_classes(self) -> set[str]:
+        """Classes with attributes their code never names: assigned by computed names, or answered by a lookup
+        hook (`__getattr__`)."""
+        return {cls for facts in self.files.values() for cls, info in facts.classes.items()
+                if info.assigns_unnamed or not LOOKUP_METHODS.isdisjoint(info.methods)}
 
     @per_argument
     def methods_of(self, cls: str) -> frozenset[str]:

@@ -49,6 +49,7 @@ DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debu
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
 VALUE_GETTERS = {"getattr", "object.__getattribute__"}  # of STRING_READERS, those that return the value
+SETTERS = {"setattr", "object.__setattr__"}
 EVALUATORS = {"eval", "exec", "compile"}
 MAX_CODE_STRING = 2000  # longer strings are not parsed as code: prose, templates, data
 DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
@@ -1289,6 +1290,8 @@ class Summarizer(ast.NodeVisitor):
             self.whole_handled.add(id(node.value))
             if isinstance(node.ctx, ast.Load):
                 self._keyed_dict_read(node.slice)
+            elif isinstance(node.ctx, ast.Store) and string_value(node.slice) is None:
+                self.builder.assigns_unnamed()  # `self.__dict__[key] = value`
         if isinstance(node.ctx, ast.Load):
             self._keyed_read(node)
         self.generic_visit(node)
@@ -1326,6 +1329,9 @@ class Summarizer(ast.NodeVisitor):
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
+            if (callee in SETTERS and len(positional) >= 2 and self._is_receiver(positional[0])
+                    and string_value(positional[1]) is None):
+                self.builder.assigns_unnamed()  # `setattr(self, key, value)`
         self._keyed_read(node)
         if callee in EVALUATORS and node.args:
             (self.functions[-1] if self.functions else self.module_code).evaluates = True
@@ -1354,7 +1360,10 @@ class Summarizer(ast.NodeVisitor):
             self.whole_handled.add(id(func.value))
             if func.attr in KEYED_DICT_METHODS and positional:
                 self._keyed_dict_read(positional[0])
-            elif func.attr not in WRITING_DICT_METHODS:
+            elif func.attr in WRITING_DICT_METHODS:
+                if func.attr != "clear":
+                    self.builder.assigns_unnamed()  # `self.__dict__.update(options)`
+            else:
                 self._whole_object()  # items(), values(), copy(), ...
         if callee in DEBUG_CALLS or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS):
             self.debug_depth += 1

@@ -23,17 +23,17 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "flake8_stale_
 PIPELINE = """\
 class Pipeline:
     def __init__(self):
-        self.activation_interval = 0
+        self.intervals = 0
 
     def set_interval(self, interval):
         self.interval = interval
 
     def run(self):
-        return self.activation_interval
+        return self.intervals
 """
 READER = """\
 def use(pipeline):
-    return pipeline.activation_interval
+    return pipeline.intervals
 """
 CACHE = """\
 class Cache:
@@ -130,7 +130,7 @@ async def test_open_publishes_the_dead_write_at_self_x(client: LanguageClient, p
     assert found.source == "stale-state"
     assert found.severity == types.DiagnosticSeverity.Warning
     assert found.message == (
-        "'interval' is assigned but never read in package 'pkg'; did you mean 'activation_interval'?"
+        "'interval' is assigned but never read in package 'pkg'; did you mean 'intervals'?"
     )
     assert found.range == types.Range(types.Position(5, 8), types.Position(5, 21))  # `self.interval`
 
@@ -204,9 +204,9 @@ async def test_rename_to_the_suggested_attribute(client: LanguageClient, package
         context=types.CodeActionContext(diagnostics=[found]),
     ))
     (action,) = actions
-    assert action.title == "Rename 'interval' to 'activation_interval'"
+    assert action.title == "Rename 'interval' to 'intervals'"
     assert action.kind == types.CodeActionKind.QuickFix
-    assert list(action.edit.changes[uri]) == [types.TextEdit(found.range, "self.activation_interval")]
+    assert list(action.edit.changes[uri]) == [types.TextEdit(found.range, "self.intervals")]
 
 
 @pytest.mark.asyncio
@@ -231,7 +231,7 @@ async def test_reset_inserted_before_the_loop_for_a_stale_cache(client: Language
 @pytest.mark.asyncio
 async def test_syntax_error_neither_crashes_nor_hides_the_package(client: LanguageClient, package: Path):
     a, b = uri_of(package, "a.py"), uri_of(package, "b.py")
-    broken = "def use(pipeline:\n    return pipeline.activation_interval +\n"
+    broken = "def use(pipeline:\n    return pipeline.intervals +\n"
     assert await open_document(client, b, broken) == []
     found = await open_document(client, a, PIPELINE)
     assert [d.code for d in found] == ["SS101"]

@@ -78,8 +78,8 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     write's own classes (through self, or on an object of known class; a read on an object of any class is
     too weak a sign), never a method, property, class or constant. In order:
     - one that nothing there assigns (the reader side of the drift: that read fails with AttributeError),
-      sharing half its words with the write's, where every base of those classes is the package's own (else
-      a base from outside may assign it);
+      sharing half its words with the write's, where those classes assign every attribute by name in the
+      package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first."""
     cls = write.cls
