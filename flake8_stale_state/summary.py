@@ -69,12 +69,16 @@ FRESH_VALUES = (ast.Constant, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListCo
 # annotations that say nothing of the class of the value
 UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
 UNION_ANNOTATIONS = {"Optional", "Union"}
-# class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
 PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
+# class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
 GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
 SPHINX_ATTRIBUTE = re.compile(rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|{ATTR_ROLE})(\w+)")
+# a class docstring's list of names: an item naming one (`* ``up_left`` -- corner piece`, `- origin: the header`),
+# or a definition list's term (a line holding one name, over its indented description)
+LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)\s*(?::|--|\s-\s|\s\u2013\s))")
+DEFINITION_TERM = re.compile(r"^\s*(`{0,2})(\w+)\1\s*$")
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, or a class's attribute quoted
 # as code (``InteractiveParser.result``, `Config.verbose`)
 ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
@@ -288,6 +292,26 @@ def docstring_attributes(doc: str) -> set[str]:
             if depth(entry) == entry_indent and match:
                 found.add(match.group(2))
     return found
+
+
+def docstring_listed_names(doc: str) -> set[str]:
+    """The names a docstring lists (`LIST_ITEM`, `DEFINITION_TERM`): a class's attributes, or its arguments."""
+    lines = doc.expandtabs().splitlines()
+    found = set()
+    for number, line in enumerate(lines):
+        if item := LIST_ITEM.match(line):
+            found.add(item.group(1) or item.group(2))
+        elif term := DEFINITION_TERM.match(line):
+            description = next((text for text in lines[number + 1:] if text.strip()), "")
+            if len(description) - len(description.lstrip()) > len(line) - len(line.lstrip()):
+                found.add(term.group(2))
+    return found
+
+
+def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    return every + [star for star in (arguments.vararg, arguments.kwarg) if star]
 
 
 @dataclass
@@ -1472,7 +1496,11 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
-            for name in docstring_attributes(doc):
+            # a list of names that are not the constructor's arguments lists the attributes users read
+            constructor = next((statement for statement in node.body if isinstance(statement, ast.FunctionDef)
+                                and statement.name == "__init__"), None)
+            arguments = {parameter.arg for parameter in parameters(constructor)} if constructor else set()
+            for name in docstring_attributes(doc) | (docstring_listed_names(doc) - arguments):
                 self.builder.documented(name)
         self._note_references(doc)
         self.generic_visit(node)
@@ -1497,8 +1525,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         arguments = node.args
-        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-        every += [star for star in (arguments.vararg, arguments.kwarg) if star]
+        every = parameters(node)
         positional = [*arguments.posonlyargs, *arguments.args]
         decorators = decorator_names(node)
         self.scope.enter_function(
