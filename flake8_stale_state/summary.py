@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
@@ -257,6 +257,12 @@ def name_patterns(node: ast.expr) -> list[str] | None:
     return None if all(p == "*" for p in patterns) else patterns
 
 
+def listed_marker(name: str) -> str:
+    """The placeholder pattern of the names a loop over `self.NAME` takes, where the class body binds no list
+    to NAME, until every class body of the module is seen: a glob pattern no attribute name matches."""
+    return f"\0.listed\0{name}*"  # "." begins no class name: no `attribute_marker` shares it
+
+
 def attribute_marker(cls: str, attribute: str) -> str:
     """The placeholder pattern of a name read through `getattr(obj, self.attribute)` in `cls`, until the class's
     writes of the attribute are all seen: a glob pattern no attribute name matches."""
@@ -374,10 +380,16 @@ def prefix_test(test: ast.expr) -> tuple[str, str] | None:
 
 def iterated_strings(value: ast.expr | None) -> list[str] | None:
     """The strings a loop over a literal container takes: a tuple, list or set of strings only (or `tuple`,
-    `frozenset`, ... of one), the keys of a dict of string keys; None for anything else."""
+    `frozenset`, ... of one), the keys of a dict of string keys, the words of a split string
+    (`"width height".split()`); None for anything else."""
     if isinstance(value, ast.Call) and dotted_name(value.func) in ("tuple", "list", "set", "frozenset") \
             and len(value.args) == 1:
         value = value.args[0]
+    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "split"
+            and (text := string_value(value.func.value)) is not None and not value.keywords
+            and len(value.args) <= 1 and all(string_value(arg) for arg in value.args)):
+        words = [word.strip() for word in text.split(*(string_value(arg) for arg in value.args))]
+        return [word for word in words if word] or None
     if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
         items: list[ast.expr | None] = list(value.elts)
     elif isinstance(value, ast.Dict):
@@ -782,6 +794,7 @@ class Summarizer(ast.NodeVisitor):
         self.name_attributes: list[dict[str, set[str] | None]] = []
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
         self.class_listed: list[dict[str, list[str]]] = []  # the same, of each class body around the node
+        self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
@@ -1093,6 +1106,7 @@ class Summarizer(ast.NodeVisitor):
             self.functions[-1].listed[target.id] = strings
         elif self.scope.in_class_body:
             self.class_listed[-1][target.id] = strings
+            self.bodies_listed.setdefault(target.id, set()).update(strings)
         elif self.scope.current is None:
             self.module_listed[target.id] = strings
 
@@ -1111,7 +1125,8 @@ class Summarizer(ast.NodeVisitor):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
         elif strings is None and self._self_attribute(iterable) is not None and self.class_listed:
-            strings = self.class_listed[-1].get(iterable.attr)  # `self.MAP`, bound in the class body
+            # `self.MAP`, bound in the class body, or else in another class's of the module (a subclass's)
+            strings = self.class_listed[-1].get(iterable.attr) or [listed_marker(iterable.attr)]
         if items and isinstance(target, ast.Tuple) and target.elts:
             target = target.elts[0]
         if strings and isinstance(target, ast.Name):
@@ -1295,16 +1310,27 @@ class Summarizer(ast.NodeVisitor):
         if attribute not in names or names[attribute] is not None:
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
+    def read_listed_by_bodies(self) -> None:
+        """At the module's end: a loop over `self.NAME` takes the strings any class body of the module binds
+        to NAME (a base's method looping over what each subclass lists); none where no body binds it."""
+        self._resolve_placeholders(listed_marker(""), lambda name: sorted(self.bodies_listed.get(name, ())))
+
     def _read_named_by_attribute(self) -> None:
         """At a class's end: a computed name read through `getattr(obj, self.A)` reads what the class's writes
         of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's `__set_name__`); nothing where
         some write of it is not a constant string or pattern. Such a read was noted under a placeholder pattern."""
         names = self.name_attributes[-1]
-        prefix = attribute_marker(self.scope.owner_class or "", "")[:-1]
+        self._resolve_placeholders(attribute_marker(self.scope.owner_class or "", ""),
+                                   lambda attribute: names.get(attribute) or ())
+
+    def _resolve_placeholders(self, marker: str, resolved: Callable[[str], Iterable[str]]) -> None:
+        """Each placeholder pattern made by `marker` (its key in place of the empty one) becomes the patterns
+        `resolved` gives its key."""
+        prefix = marker[:-1]
         for on, patterns in list(self.builder.facts.patterns.items()):
             for placeholder in [p for p in patterns if p.startswith(prefix)]:
                 patterns.discard(placeholder)
-                for pattern in names.get(placeholder[len(prefix):-1]) or ():
+                for pattern in resolved(placeholder[len(prefix):-1]):
                     self.builder.read_pattern(pattern, on or None)
             if not patterns:
                 del self.builder.facts.patterns[on]
@@ -1628,6 +1654,7 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
     summarizer = Summarizer(SourceLines(source))
     try:
         summarizer.visit(tree)
+        summarizer.read_listed_by_bodies()
     except RecursionError:
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
