@@ -793,7 +793,6 @@ class Summarizer(ast.NodeVisitor):
         # can spell (`self._private_name = f"_{name}"`), None where some write assigns anything else
         self.name_attributes: list[dict[str, set[str] | None]] = []
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
-        self.class_listed: list[dict[str, list[str]]] = []  # the same, of each class body around the node
         self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
@@ -1105,7 +1104,6 @@ class Summarizer(ast.NodeVisitor):
         if self.functions:
             self.functions[-1].listed[target.id] = strings
         elif self.scope.in_class_body:
-            self.class_listed[-1][target.id] = strings
             self.bodies_listed.setdefault(target.id, set()).update(strings)
         elif self.scope.current is None:
             self.module_listed[target.id] = strings
@@ -1124,9 +1122,9 @@ class Summarizer(ast.NodeVisitor):
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
-        elif strings is None and self._self_attribute(iterable) is not None and self.class_listed:
-            # `self.MAP`, bound in the class body, or else in another class's of the module (a subclass's)
-            strings = self.class_listed[-1].get(iterable.attr) or [listed_marker(iterable.attr)]
+        elif strings is None and self._self_attribute(iterable) is not None:
+            # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
+            strings = [listed_marker(iterable.attr)]
         if items and isinstance(target, ast.Tuple) and target.elts:
             target = target.elts[0]
         if strings and isinstance(target, ast.Name):
@@ -1518,7 +1516,6 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self.name_attributes.append({})
-        self.class_listed.append({})
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
@@ -1537,7 +1534,6 @@ class Summarizer(ast.NodeVisitor):
         self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
         self._read_named_by_attribute()
         self.name_attributes.pop()
-        self.class_listed.pop()
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
         self.seeding_methods.extend(keys.seeding_methods(self.source))
