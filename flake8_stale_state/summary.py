@@ -257,10 +257,21 @@ def name_patterns(node: ast.expr) -> list[str] | None:
     return None if all(p == "*" for p in patterns) else patterns
 
 
+# placeholder patterns of names known only at the module's end: glob patterns no attribute name matches, whose
+# "." begins no class name (no `attribute_marker` shares them)
+LISTED_MARK = "\0.listed\0"
+PARAMETER_MARK = "\0.parameter\0"
+
+
 def listed_marker(name: str) -> str:
-    """The placeholder pattern of the names a loop over `self.NAME` takes, where the class body binds no list
-    to NAME, until every class body of the module is seen: a glob pattern no attribute name matches."""
-    return f"\0.listed\0{name}*"  # "." begins no class name: no `attribute_marker` shares it
+    """The names a loop over `self.NAME` takes, until every class body of the module is seen."""
+    return f"{LISTED_MARK}{name}*"
+
+
+def parameter_marker(function: str, position: int, name: str, each: bool) -> str:
+    """The names a function's parameter is given (`each`: the strings of the containers it is given) by the
+    calls of the module, until all of them are seen."""
+    return f"{PARAMETER_MARK}{function}\0{position}\0{name}\0{int(each)}*"
 
 
 def attribute_marker(cls: str, attribute: str) -> str:
@@ -336,6 +347,8 @@ class FunctionLocals:
     code: list[str] = field(default_factory=list)  # its string constants that may be code (they hold a `.`)
     evaluates: bool = False  # it calls `eval`, `exec` or `compile`: its strings may be the code they run
     parameters: frozenset[str] = frozenset()  # but the receiver: names its callers give it
+    name: str = ""
+    passed: tuple[str, ...] = ()  # the positional parameters in the order callers pass them (no receiver)
     listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
@@ -794,6 +807,10 @@ class Summarizer(ast.NodeVisitor):
         self.name_attributes: list[dict[str, set[str] | None]] = []
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
         self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
+        # (callee's name, position or keyword) -> the strings its calls in the module pass there; and the
+        # strings of the containers they pass
+        self.passed_strings: dict[tuple[str, int | str], set[str]] = {}
+        self.passed_lists: dict[tuple[str, int | str], set[str]] = {}
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
@@ -1118,17 +1135,49 @@ class Summarizer(ast.NodeVisitor):
                 and iterable.func.attr in ("keys", "items"):
             items = iterable.func.attr == "items"
             iterable = iterable.func.value
+        strings = self._listed_by(iterable)
+        if strings is None and isinstance(iterable, ast.Name):
+            strings = self._parameter_markers(iterable.id, each=True)  # `for key in attributes:`
+        if items and isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+        if strings and isinstance(target, ast.Name):
+            self.functions[-1].strings.setdefault(target.id, set()).update(strings)
+
+    def _listed_by(self, iterable: ast.expr) -> list[str] | None:
+        """The strings a loop over a container takes: a literal, or a name or `self.NAME` bound to one (`self.MAP`
+        bound in the class body or in another class's of the module, a subclass's); None where unknown."""
         strings = iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
         elif strings is None and self._self_attribute(iterable) is not None:
-            # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
             strings = [listed_marker(iterable.attr)]
-        if items and isinstance(target, ast.Tuple) and target.elts:
-            target = target.elts[0]
-        if strings and isinstance(target, ast.Name):
-            self.functions[-1].strings.setdefault(target.id, set()).update(strings)
+        return strings
+
+    def _parameter_markers(self, name: str, each: bool) -> list[str] | None:
+        """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
+        special method's callers are Python's, and a lambda's nameless."""
+        local = self.functions[-1] if self.functions else None
+        if local is None or name not in local.parameters or self.lambdas or local.name.startswith("__"):
+            return None
+        position = local.passed.index(name) if name in local.passed else -1
+        return [parameter_marker(local.name, position, name, each)]
+
+    def _note_passed(self, callee: ast.expr, node: ast.Call) -> None:
+        """The strings a call passes, and the strings of the containers it passes, by position and keyword."""
+        name = callee.id if isinstance(callee, ast.Name) else callee.attr if isinstance(callee, ast.Attribute) else None
+        if name is None:
+            return
+        places = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+        for place, argument in places:
+            if isinstance(argument, ast.Starred):
+                break  # the positions after it are unknown
+            strings = bound_strings(argument)
+            if strings:
+                self.passed_strings.setdefault((name, place), set()).update(strings)
+            listed = self._listed_by(argument)
+            if listed:
+                self.passed_lists.setdefault((name, place), set()).update(listed)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
@@ -1308,23 +1357,29 @@ class Summarizer(ast.NodeVisitor):
         if attribute not in names or names[attribute] is not None:
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
-    def read_listed_by_bodies(self) -> None:
-        """At the module's end: a loop over `self.NAME` takes the strings any class body of the module binds
-        to NAME (a base's method looping over what each subclass lists); none where no body binds it."""
-        self._resolve_placeholders(listed_marker(""), lambda name: sorted(self.bodies_listed.get(name, ())))
+    def resolve_module_names(self) -> None:
+        """At the module's end: a parameter naming attributes takes what the module's calls pass it (then a
+        container's strings may still be `self.NAME`'s, below); a loop over `self.NAME` takes the strings any
+        class body of the module binds to NAME (a base's loop over what each subclass lists), none where no
+        body binds it."""
+        self._resolve_placeholders(PARAMETER_MARK, self._passed_to)
+        self._resolve_placeholders(LISTED_MARK, lambda name: sorted(self.bodies_listed.get(name, ())))
+
+    def _passed_to(self, key: str) -> list[str]:
+        function, position, name, each = key.split("\0")
+        passed = self.passed_lists if each == "1" else self.passed_strings
+        return sorted(set().union(passed.get((function, int(position)), ()), passed.get((function, name), ())))
 
     def _read_named_by_attribute(self) -> None:
         """At a class's end: a computed name read through `getattr(obj, self.A)` reads what the class's writes
         of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's `__set_name__`); nothing where
         some write of it is not a constant string or pattern. Such a read was noted under a placeholder pattern."""
         names = self.name_attributes[-1]
-        self._resolve_placeholders(attribute_marker(self.scope.owner_class or "", ""),
+        self._resolve_placeholders(attribute_marker(self.scope.owner_class or "", "")[:-1],
                                    lambda attribute: names.get(attribute) or ())
 
-    def _resolve_placeholders(self, marker: str, resolved: Callable[[str], Iterable[str]]) -> None:
-        """Each placeholder pattern made by `marker` (its key in place of the empty one) becomes the patterns
-        `resolved` gives its key."""
-        prefix = marker[:-1]
+    def _resolve_placeholders(self, prefix: str, resolved: Callable[[str], Iterable[str]]) -> None:
+        """Each placeholder pattern `prefix + key + "*"` becomes the patterns `resolved` gives its key."""
         for on, patterns in list(self.builder.facts.patterns.items()):
             for placeholder in [p for p in patterns if p.startswith(prefix)]:
                 patterns.discard(placeholder)
@@ -1366,6 +1421,8 @@ class Summarizer(ast.NodeVisitor):
             named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
             if named_by is not None and self.name_attributes:
                 patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]
+            if isinstance(computed, ast.Name):  # `getattr(self, index_attr)`: what the callers pass
+                patterns = [*(patterns or ()), *(self._parameter_markers(computed.id, each=False) or ())]
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
             if (computed is not None and not patterns and callee in VALUE_GETTERS
@@ -1377,6 +1434,7 @@ class Summarizer(ast.NodeVisitor):
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
+            self._note_passed(func, node)
             if (callee in SETTERS and len(positional) >= 2 and self._is_receiver(positional[0])
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
@@ -1571,7 +1629,9 @@ class Summarizer(ast.NodeVisitor):
             self.methods.append(method)
             self.class_keys[-1].methods.append((first_line(node), node.end_lineno or node.lineno))
             self.class_keys[-1].receivers.add(method.receiver)
-        local = FunctionLocals(parameters=frozenset(a.arg for a in every if a.arg != self.scope.receiver))
+        local = FunctionLocals(parameters=frozenset(a.arg for a in every if a.arg != self.scope.receiver),
+                               name=node.name,
+                               passed=tuple(a.arg for a in positional if a.arg != self.scope.receiver))
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)
@@ -1650,7 +1710,7 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
     summarizer = Summarizer(SourceLines(source))
     try:
         summarizer.visit(tree)
-        summarizer.read_listed_by_bodies()
+        summarizer.resolve_module_names()
     except RecursionError:
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
