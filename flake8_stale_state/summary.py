@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import re
 import tokenize
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
@@ -329,6 +330,39 @@ def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     return every + [star for star in (arguments.vararg, arguments.kwarg) if star]
+
+
+Passed = dict[tuple[str, "int | str"], set[str]]  # (callee's name, position or keyword) -> strings
+
+
+def passed_strings(tree: ast.Module, module_listed: Mapping[str, Iterable[str]],
+                   bodies_listed: Mapping[str, Iterable[str]]) -> tuple[Passed, Passed]:
+    """The strings the module's calls pass, by callee's name and position or keyword (`"index"`, `"a" if c
+    else "b"`); and the strings of the containers they pass: literals, module names bound to them, and
+    `self.NAME` where a class body of the module binds NAME to one."""
+    strings: Passed = {}
+    lists: Passed = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if callee is None:
+            continue
+        positional = itertools.takewhile(lambda pair: not isinstance(pair[1], ast.Starred), enumerate(node.args))
+        for place, argument in [*positional, *((k.arg, k.value) for k in node.keywords if k.arg)]:
+            if isinstance(argument, (ast.Constant, ast.IfExp)):
+                found, into = bound_strings(argument), strings
+            else:
+                found, into = iterated_strings(argument), lists
+                if found is None and isinstance(argument, ast.Name):
+                    found = module_listed.get(argument.id)
+                elif (found is None and isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name)
+                      and argument.value.id in ("self", "cls")):
+                    found = bodies_listed.get(argument.attr)
+            if found:
+                into.setdefault((callee, place), set()).update(found)
+    return strings, lists
 
 
 @dataclass
@@ -807,10 +841,7 @@ class Summarizer(ast.NodeVisitor):
         self.name_attributes: list[dict[str, set[str] | None]] = []
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
         self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
-        # (callee's name, position or keyword) -> the strings its calls in the module pass there; and the
-        # strings of the containers they pass
-        self.passed_strings: dict[tuple[str, int | str], set[str]] = {}
-        self.passed_lists: dict[tuple[str, int | str], set[str]] = {}
+        self.passed: tuple[Passed, Passed] | None = None  # `passed_strings` of the module, once asked for
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
@@ -1135,24 +1166,19 @@ class Summarizer(ast.NodeVisitor):
                 and iterable.func.attr in ("keys", "items"):
             items = iterable.func.attr == "items"
             iterable = iterable.func.value
-        strings = self._listed_by(iterable)
-        if strings is None and isinstance(iterable, ast.Name):
-            strings = self._parameter_markers(iterable.id, each=True)  # `for key in attributes:`
-        if items and isinstance(target, ast.Tuple) and target.elts:
-            target = target.elts[0]
-        if strings and isinstance(target, ast.Name):
-            self.functions[-1].strings.setdefault(target.id, set()).update(strings)
-
-    def _listed_by(self, iterable: ast.expr) -> list[str] | None:
-        """The strings a loop over a container takes: a literal, or a name or `self.NAME` bound to one (`self.MAP`
-        bound in the class body or in another class's of the module, a subclass's); None where unknown."""
         strings = iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
+            if strings is None:
+                strings = self._parameter_markers(iterable.id, each=True)  # `for key in attributes:`
         elif strings is None and self._self_attribute(iterable) is not None:
+            # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
             strings = [listed_marker(iterable.attr)]
-        return strings
+        if items and isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+        if strings and isinstance(target, ast.Name):
+            self.functions[-1].strings.setdefault(target.id, set()).update(strings)
 
     def _parameter_markers(self, name: str, each: bool) -> list[str] | None:
         """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
@@ -1162,22 +1188,6 @@ class Summarizer(ast.NodeVisitor):
             return None
         position = local.passed.index(name) if name in local.passed else -1
         return [parameter_marker(local.name, position, name, each)]
-
-    def _note_passed(self, callee: ast.expr, node: ast.Call) -> None:
-        """The strings a call passes, and the strings of the containers it passes, by position and keyword."""
-        name = callee.id if isinstance(callee, ast.Name) else callee.attr if isinstance(callee, ast.Attribute) else None
-        if name is None:
-            return
-        places = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-        for place, argument in places:
-            if isinstance(argument, ast.Starred):
-                break  # the positions after it are unknown
-            strings = bound_strings(argument)
-            if strings:
-                self.passed_strings.setdefault((name, place), set()).update(strings)
-            listed = self._listed_by(argument)
-            if listed:
-                self.passed_lists.setdefault((name, place), set()).update(listed)
 
     def _bind_local(self, target: ast.expr, value: ast.expr | None) -> None:
         """`engine = Engine(...)`: a local name bound to an object of a known class; `name = "x"`: to a string
@@ -1357,17 +1367,18 @@ class Summarizer(ast.NodeVisitor):
         if attribute not in names or names[attribute] is not None:
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
-    def resolve_module_names(self) -> None:
-        """At the module's end: a parameter naming attributes takes what the module's calls pass it (then a
-        container's strings may still be `self.NAME`'s, below); a loop over `self.NAME` takes the strings any
-        class body of the module binds to NAME (a base's loop over what each subclass lists), none where no
-        body binds it."""
-        self._resolve_placeholders(PARAMETER_MARK, self._passed_to)
+    def resolve_module_names(self, tree: ast.Module) -> None:
+        """At the module's end: a parameter naming attributes takes what the module's calls pass it; a loop
+        over `self.NAME` takes the strings any class body of the module binds to NAME (a base's loop over what
+        each subclass lists), none where no body binds it."""
+        self._resolve_placeholders(PARAMETER_MARK, lambda key: self._passed_to(tree, key))
         self._resolve_placeholders(LISTED_MARK, lambda name: sorted(self.bodies_listed.get(name, ())))
 
-    def _passed_to(self, key: str) -> list[str]:
+    def _passed_to(self, tree: ast.Module, key: str) -> list[str]:
+        if self.passed is None:  # walked only for a module with a parameter naming attributes
+            self.passed = passed_strings(tree, self.module_listed, self.bodies_listed)
         function, position, name, each = key.split("\0")
-        passed = self.passed_lists if each == "1" else self.passed_strings
+        passed = self.passed[1] if each == "1" else self.passed[0]
         return sorted(set().union(passed.get((function, int(position)), ()), passed.get((function, name), ())))
 
     def _read_named_by_attribute(self) -> None:
@@ -1434,7 +1445,6 @@ class Summarizer(ast.NodeVisitor):
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
-            self._note_passed(func, node)
             if (callee in SETTERS and len(positional) >= 2 and self._is_receiver(positional[0])
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
@@ -1710,7 +1720,7 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
     summarizer = Summarizer(SourceLines(source))
     try:
         summarizer.visit(tree)
-        summarizer.resolve_module_names()
+        summarizer.resolve_module_names(tree)
     except RecursionError:
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
