@@ -51,9 +51,12 @@ def is_plural(a: str, b: str) -> bool:
     return len(shorter) >= 2 and longer in (shorter + "s", shorter + "es", shorter[:-1] + "ies")
 
 
+TYPO_LENGTH = 5  # a word shorter than this is another word a letter away (`fset`, `fget`; `beta`, `zeta`)
+
+
 def is_typo(a: str, b: str) -> bool:
     """One word misspelt as another by a letter (`recieve`, `receive`), or made plural (`step`, `steps`)."""
-    return is_plural(a, b) or (min(len(a), len(b)) >= 4 and edit_distance(a, b) == 1)
+    return is_plural(a, b) or (min(len(a), len(b)) >= TYPO_LENGTH and edit_distance(a, b) == 1)
 
 
 def keeps_order(name: str, candidate: str) -> bool:
@@ -64,14 +67,15 @@ def keeps_order(name: str, candidate: str) -> bool:
 
 def is_close(name: str, candidate: str) -> bool:
     """The shapes a drift takes from the name readers use: the same letters with other underscores or case
-    (`_reason`, `reason`; `spacebefore`, `spaceBefore`), a word dropped of two or more
+    (`_reason`, `reason`; `spacebefore`, `spaceBefore`; not the same words in another order, which name
+    another thing: `is_change_owner`, `is_owner_change`), a word dropped of two or more
     (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt or made plural
     (`total_step`, `total_steps`). A write with a word more than the read, another word in place of one (`mp`
     for `dp`), or one word where readers use two (`secret`, `salted_secret`) names something else."""
     mine, theirs = tokens(name), tokens(candidate)
     if not mine or not theirs:
         return False
-    if mine == theirs or "".join(words_in_order(name)) == "".join(words_in_order(candidate)):
+    if "".join(words_in_order(name)) == "".join(words_in_order(candidate)):
         return True
     if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
         return len(mine) >= 2

@@ -70,6 +70,8 @@ def test_closest_rules():
     assert closest("total_step", ["total_steps"]) == "total_steps"  # a plural
     assert closest("_reason", ["reason"]) == "reason"  # the same words, another underscore
     assert closest("spacebefore", ["spaceBefore"]) == "spaceBefore"  # the same letters, in another case
+    assert closest("fset", ["fget"]) is None  # a four-letter word a letter away is another word
+    assert closest("is_change_owner", ["is_owner_change"]) is None  # the same words in another order
     assert closest("warmup", ["warmup_steps"]) is None  # one word where readers use two: `secret`, `salted_secret`
     assert closest("losses", ["agg_additional_losses"]) is None  # one word of three
     assert closest("resolve_label", ["allow_label_resolve"]) is None  # the words in another order
