@@ -1184,7 +1184,8 @@ class Summarizer(ast.NodeVisitor):
         """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
         special method's callers are Python's, and a lambda's nameless."""
         local = self.functions[-1] if self.functions else None
-        if local is None or name not in local.parameters or self.lambdas or local.name.startswith("__"):
+        if (local is None or name not in local.parameters or self.lambdas
+                or local.name.startswith("__") and local.name.endswith("__")):
             return None
         position = local.passed.index(name) if name in local.passed else -1
         return [parameter_marker(local.name, position, name, each)]
