@@ -50,8 +50,9 @@ class Signals:
 
     guarded_loop: bool = False  # an `if` testing `!=` on what its block assigns, appending in a loop (SS102)
     rebuild_method: bool = False  # a method appends to a list the class creates empty, resets it nowhere (SS102)
-    rebuild_classes: tuple[tuple[int, int], ...] = ()  # first and last lines of the classes SS102 may report in,
-    # and of the classes of the same names (SS102)
+    rebuild_spans: tuple[tuple[int, int], ...] = ()  # first and last lines of what SS102 must see: the classes a
+    # rebuild method may be in and the classes of the same names, whole; a guarded rebuild's `if`, and the
+    # statements of the classes of its class's name that name the lists it appends to
     seeded: frozenset[str] = frozenset()  # keys K a class copies from a config into attribute K and reads again
     seeding_methods: tuple[tuple[int, int], ...] = ()  # first and last lines of those classes' methods that may
     # see the copy (SS103)

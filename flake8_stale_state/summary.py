@@ -537,6 +537,21 @@ def appends_to_attribute(node: ast.AST) -> bool:
             and isinstance(node.func.value, ast.Attribute))
 
 
+def appended_attributes(node: ast.AST) -> set[str]:
+    """The attributes `appends_to_attribute` finds in the node: `L` of `X.L.append(...)`, `X.L += ...`."""
+    return {(n.target if isinstance(n, ast.AugAssign) else n.func.value).attr  # type: ignore[union-attr]
+            for n in ast.walk(node) if appends_to_attribute(n)}
+
+
+def naming_statements(cls: ast.ClassDef, names: set[str]) -> set[tuple[int, int]]:
+    """The first and last lines of the simple statements of the class naming one of `names`, as an attribute or
+    a name (a class attribute's binding): where the lists are bound, reset, handed out or aliased."""
+    return {(statement.lineno, statement.end_lineno or statement.lineno) for statement in ast.walk(cls)
+            if isinstance(statement, ast.stmt) and not hasattr(statement, "body")
+            and any(isinstance(n, ast.Attribute) and n.attr in names or isinstance(n, ast.Name) and n.id in names
+                    for n in ast.walk(statement))}
+
+
 def may_rebuild(node: ast.If) -> bool:
     """SS102's cheap verdict on an `if`: its test compares an attribute with `!=`, its block assigns that
     attribute, and appends to an attribute in a loop."""
@@ -829,7 +844,10 @@ class Summarizer(ast.NodeVisitor):
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
         self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
         self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
-        self.rebuild_classes: set[str] = set()  # names of the classes SS102 may report in
+        self.rebuild_classes: set[str] = set()  # names of the classes a rebuild method may be in (SS102)
+        # a guarded rebuild's `if`, its class's name and the lists it appends to (SS102)
+        self.guarded: list[tuple[ast.If, str, set[str]]] = []
+        self.class_nodes: dict[str, list[ast.ClassDef]] = {}  # class name -> each class of that name
         self.class_lines: dict[str, list[tuple[int, int]]] = {}  # class name -> first and last line of each
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
@@ -1368,6 +1386,17 @@ class Summarizer(ast.NodeVisitor):
         if attribute not in names or names[attribute] is not None:
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
+    def rebuild_spans(self) -> tuple[tuple[int, int], ...]:
+        """What SS102's libcst side must see (`Signals.rebuild_spans`). The nodes kept for it are let go: the
+        summarizer's cycles would keep the tree alive until the garbage collector's next pass."""
+        spans = {span for name in self.rebuild_classes for span in self.class_lines.get(name, ())}
+        for guard, cls, lists in self.guarded:
+            spans.add((first_line(guard), guard.end_lineno or guard.lineno))
+            for other in self.class_nodes.get(cls, ()):
+                spans.update(naming_statements(other, lists))
+        self.guarded, self.class_nodes = [], {}
+        return tuple(sorted(spans))
+
     def resolve_module_names(self, tree: ast.Module) -> None:
         """At the module's end: a parameter naming attributes takes what the module's calls pass it; a loop
         over `self.NAME` takes the strings any class body of the module binds to NAME (a base's loop over what
@@ -1554,7 +1583,7 @@ class Summarizer(ast.NodeVisitor):
     def visit_If(self, node: ast.If) -> None:
         if self.scope.receiver and may_rebuild(node):  # a rebuild of the receiver's list, in a method
             self.guarded_loop = True
-            self.rebuild_classes.add(self.scope.owner_class or "")
+            self.guarded.append((node, self.scope.owner_class or "", appended_attributes(node)))
         self._note_attribute_docstrings(node)
         prefix = prefix_test(node.test)
         if prefix is not None:  # a lookup of `key[len(prefix):]` in its block
@@ -1601,6 +1630,7 @@ class Summarizer(ast.NodeVisitor):
             self.rebuild_method = True
             self.rebuild_classes.add(node.name)
         self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
+        self.class_nodes.setdefault(node.name, []).append(node)
         self._read_named_by_attribute()
         self.name_attributes.pop()
         keys = self.class_keys.pop()
@@ -1727,7 +1757,6 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
     facts = summarizer.builder.facts
     facts.path = path
     # libcst's side judges a class by all it sees of the classes of that name (their attributes' bindings)
-    rebuild_classes = {span for name in summarizer.rebuild_classes for span in summarizer.class_lines.get(name, ())}
-    facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, tuple(sorted(rebuild_classes)),
+    facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, summarizer.rebuild_spans(),
                             frozenset(summarizer.seeded), tuple(sorted(set(summarizer.seeding_methods))))
     return facts

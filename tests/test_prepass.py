@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from conftest import CASES, FIXTURES, REPO, case_findings, full_facts
@@ -353,3 +355,35 @@ def test_libcst_finds_in_the_signalled_classes_what_it_finds_in_the_whole_file(p
     lines = stale_cache.lines_needed(summary, None, None)
     assert lines and all(rebuild.line in lines for rebuild in whole.found)
     assert full_facts(str(path), source, ["SS102"], lines).checks["SS102"] == whole
+
+
+def test_libcst_is_told_a_guarded_rebuild_and_what_names_its_lists_not_the_whole_class():
+    from flake8_stale_state.checks import RULES
+
+    source = textwrap.dedent("""\
+        class Module:
+            rows = None
+
+            def __init__(self, funcs):
+                self.funcs = funcs
+                self.rows = list(funcs)
+                self.key = None
+
+            def forward(self, x):
+                for func in self.funcs:
+                    x = func(x)
+                return x
+
+            def build(self, key):
+                if self.key != key:
+                    for x in key:
+                        self.rows.append(x)
+                    self.key = key
+        """)
+    (rule,) = [rule for rule in RULES if rule.code == "SS102"]
+    summary = summarize("m.py", source)
+    lines = rule.lines_needed(summary, None, None)
+    assert lines == {2, 6, 15, 16, 17, 18}  # the class attribute, the binding in `__init__`, the `if`
+    whole = full_facts("m.py", source, ["SS102"]).checks["SS102"]
+    assert [rebuild.line for rebuild in whole.found] == [17]
+    assert full_facts("m.py", source, ["SS102"], lines).checks["SS102"] == whole

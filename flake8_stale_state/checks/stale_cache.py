@@ -98,9 +98,10 @@ def fix_title(rebuild: Rebuild, rebuilds: Rebuilds) -> str:
 
 
 def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
-    """The lines libcst must see to judge the file: the classes that may hold a rebuild, whole, and those of the
-    same names (what they bind to the lists counts too)."""
-    return spanned_lines(summary.signals.rebuild_classes)
+    """The lines libcst must see to judge the file: the classes that may hold a rebuild method, whole, and those
+    of the same names (what they bind to the lists counts too); a guarded rebuild's `if` and what names its
+    lists."""
+    return spanned_lines(summary.signals.rebuild_spans)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
@@ -192,6 +193,7 @@ class Registry:
     ),
     check=check,
     may_report=may_report,
+    lines_needed=lines_needed,
     collecting=Collecting(CODE, collector, Rebuilds),
     fix=fix,
 )
