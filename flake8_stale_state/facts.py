@@ -42,6 +42,7 @@ class ClassInfo(NamedTuple):
     body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
     metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
     assigns_unnamed: bool = False  # `setattr(self, key, v)`, `self.__dict__.update(d)`: names its code never spells
+    reads_public: bool = False  # behaviour depends on every public attribute: a walk of `self.__dict__` skipping `_x`
 
 
 @dataclass(frozen=True)
@@ -276,12 +277,13 @@ class FactsBuilder:
                     if "*" not in pattern:
                         self.facts.reads.update(pattern.split("."))
 
-    def reads_all(self) -> None:
-        """The class's behaviour depends on every attribute (it compares, hashes, serialises or returns them)."""
+    def reads_all(self, public: bool = False) -> None:
+        """The class's behaviour depends on every attribute (it compares, hashes, serialises or returns them), or
+        on every public one (`public`: the use skips the names that begin with `_`)."""
         cls = self.scope.owner_class
         info = self.facts.classes.get(cls) if cls else None
-        if info is not None and not info.reads_all:
-            self.facts.classes[cls] = info._replace(reads_all=True)
+        if info is not None and not info.reads_all and not (public and info.reads_public):
+            self.facts.classes[cls] = info._replace(**{"reads_public" if public else "reads_all": True})
 
     def assigns_unnamed(self) -> None:
         """The class assigns attributes by names its code does not spell: which it has cannot be read off it."""

@@ -203,11 +203,20 @@ class PackageIndex:
         return self.traits.get(cls, set()) if cls else set()
 
     @cached_property
-    def reads_all_classes(self) -> set[str]:
-        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them). Not
+    def whole_object_readers(self) -> tuple[set[str], set[str]]:
+        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them); and
+        those that use every public one (a walk of `self.__dict__` skipping the names that begin with `_`). Not
         a metaclass: its `cls.__dict__` is the namespace of a class it makes, not an instance's attributes."""
-        return {cls for facts in self.files.values() for cls, info in facts.classes.items()
-                if info.reads_all and cls not in self.metaclasses}
+        every: set[str] = set()
+        public: set[str] = set()
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                if cls not in self.metaclasses:
+                    if info.reads_all:
+                        every.add(cls)
+                    if info.reads_public:
+                        public.add(cls)
+        return every, public
 
     @cached_property
     def metaclasses(self) -> set[str]:
@@ -215,9 +224,15 @@ class PackageIndex:
         made by a metaclass is not one)."""
         return {cls for cls in self.declared_bases if "type" in self._closure(cls, self.declared_bases)}
 
-    def reads_every_attribute(self, cls: str | None) -> bool:
-        """A class related to `cls` uses every attribute at once, or a configured framework base reads them."""
-        return bool(cls) and ("reads_all" in self.traits_of(cls) or bool(self.related(cls) & self.reads_all_classes))
+    def reads_every_attribute(self, cls: str | None, name: str = "") -> bool:
+        """A class related to `cls` uses every attribute at once, or a configured framework base reads them; or,
+        for a public `name`, a class related to `cls` uses every public attribute."""
+        if not cls:
+            return False
+        every, public = self.whole_object_readers
+        if "reads_all" in self.traits_of(cls) or self.related(cls) & every:
+            return True
+        return bool(name) and not name.startswith("_") and bool(self.related(cls) & public)
 
     @cached_property
     def _reads(self) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:

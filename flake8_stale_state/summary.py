@@ -552,6 +552,48 @@ def naming_statements(cls: ast.ClassDef, names: set[str]) -> set[tuple[int, int]
                     for n in ast.walk(statement))}
 
 
+def underscore_test(test: ast.expr, name: str) -> bool | None:
+    """True where the test holds for public names only (`not name.startswith("_")`, `name[0] != "_"`,
+    `name[:1] != "_"`), False where for private names only; None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = underscore_test(test.operand, name)
+        return None if inner is None else not inner
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
+            and isinstance(test.func.value, ast.Name) and test.func.value.id == name and len(test.args) == 1
+            and string_value(test.args[0]) == "_"):
+        return False
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+            and string_value(test.comparators[0]) == "_" and isinstance(test.left, ast.Subscript)
+            and isinstance(test.left.value, ast.Name) and test.left.value.id == name):
+        cut = test.left.slice
+        first = (isinstance(cut, ast.Constant) and cut.value == 0) or (
+            isinstance(cut, ast.Slice) and cut.step is None and isinstance(cut.upper, ast.Constant)
+            and cut.upper.value == 1
+            and (cut.lower is None or isinstance(cut.lower, ast.Constant) and cut.lower.value == 0))
+        return isinstance(test.ops[0], ast.NotEq) if first else None
+    return None
+
+
+def walked_name(target: ast.expr) -> str | None:
+    """The name a loop over a mapping gives its keys: `name` in `for name in d`, `for name, value in d.items()`."""
+    if isinstance(target, ast.Tuple) and target.elts:
+        target = target.elts[0]
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def skips_private(target: ast.expr, body: list[ast.stmt]) -> bool:
+    """A loop's body runs for public names only: it is one `if` on a public name, or starts with
+    `if name.startswith("_"): continue`."""
+    name = walked_name(target)
+    first = body[0] if body else None
+    if name is None or not isinstance(first, ast.If):
+        return False
+    verdict = underscore_test(first.test, name)
+    if verdict is True:
+        return len(body) == 1 and not first.orelse
+    return verdict is False and len(first.body) == 1 and isinstance(first.body[0], ast.Continue)
+
+
 def may_rebuild(node: ast.If) -> bool:
     """SS102's cheap verdict on an `if`: its test compares an attribute with `!=`, its block assigns that
     attribute, and appends to an attribute in a loop."""
@@ -864,6 +906,7 @@ class Summarizer(ast.NodeVisitor):
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
         self.moving_depth = 0  # inside a value moved to another object's `__dict__`
+        self.public_walks = 0  # inside a loop over names that skips those beginning with `_`
         self.restored_state: str | None = None  # `state` in `def __setstate__(self, state)`: the pickled `__dict__`
         self.lookup_caught = 0  # inside a `try` catching a failed lookup (visit_Try)
         self.narrowings: list[dict[str, set[str]]] = []  # names `isinstance` tells the class of, innermost last
@@ -921,7 +964,12 @@ class Summarizer(ast.NodeVisitor):
         self.loops += 1  # SS102: an append per element
         for generator in node.generators:  # before the element, which is visited first
             self._bind_listed(generator.target, generator.iter)
+        # `{k: v for k, v in vars(self).items() if not k.startswith("_")}` uses the public names only
+        public = any(underscore_test(test, name) is True for generator in node.generators
+                     if (name := walked_name(generator.target)) for test in generator.ifs)
+        self.public_walks += public
         self.generic_visit(node)
+        self.public_walks -= public
         self.loops -= 1
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_expression
@@ -961,7 +1009,10 @@ class Summarizer(ast.NodeVisitor):
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._unbind([node.target])
         self._bind_listed(node.target, node.iter)
+        public = skips_private(node.target, node.body)
+        self.public_walks += public
         self.visit_loop(node)
+        self.public_walks -= public
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         self._unbind([item.optional_vars for item in node.items if item.optional_vars is not None])
@@ -1288,7 +1339,7 @@ class Summarizer(ast.NodeVisitor):
         if (self.debug_depth or self.moving_depth or method in DEBUG_METHODS or method in STATE_METHODS
                 or method in LOOKUP_METHODS or method.startswith(DEBUG_PREFIXES)):
             return
-        self.builder.reads_all()
+        self.builder.reads_all(public=self.public_walks > 0)
 
     def _keyed_dict_read(self, key: ast.expr) -> None:
         """`self.__dict__[K]` and its like read K; a computed key reads whatever it names."""

@@ -53,7 +53,7 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
     """Consumed by a class-wide mechanism that names no attribute: a class whose behaviour depends on every
     attribute, or a `__setattr__` that registers what it is given (torch.nn.Module's) and the value is an object
     it can register: made by a class outside the package or one deriving from such a module."""
-    if index.reads_every_attribute(write.cls):
+    if index.reads_every_attribute(write.cls, write.name):
         return True
     traits = index.traits_of(write.cls)
     if not write.constructor or not traits & {"module", "registers"}:
