@@ -174,8 +174,8 @@ class PackageIndex:
 
     @cached_property
     def traits(self) -> dict[str, set[str]]:
-        """Class name -> {"framework", "module", "registers", "reads_all", "exception"}, inherited along bases
-        within the package."""
+        """Class name -> {"framework", "module", "registers", "reads_all", "reads_public", "exception"}, inherited
+        along bases within the package."""
         configured = {short(name) for name in self.framework_bases}
         traits: dict[str, set[str]] = {}
         for facts in self.files.values():
@@ -230,9 +230,10 @@ class PackageIndex:
         if not cls:
             return False
         every, public = self.whole_object_readers
-        if "reads_all" in self.traits_of(cls) or self.related(cls) & every:
+        traits = self.traits_of(cls)
+        if "reads_all" in traits or self.related(cls) & every:
             return True
-        return bool(name) and not name.startswith("_") and bool(self.related(cls) & public)
+        return bool(name) and not name.startswith("_") and ("reads_public" in traits or bool(self.related(cls) & public))
 
     @cached_property
     def _reads(self) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:

@@ -155,7 +155,8 @@ class LibraryClasses:
     def class_traits(self, qualified: str) -> frozenset[str]:
         """What the class and its bases do with every attribute at once: "registers" where one defines
         `__setattr__` (as `torch.nn.Module` does, registering submodules and parameters), "reads_all" where one
-        compares, hashes, serialises or returns `self.__dict__` (the package's own classes' rules)."""
+        compares, hashes, serialises or returns `self.__dict__`, "reads_public" where one does so with the names
+        not beginning with `_` (the package's own classes' rules)."""
         return self._class_facts(qualified)[1]
 
     def _class_facts(self, qualified: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -184,8 +185,8 @@ class LibraryClasses:
                     found = [f"{star}.{name}" for star in stars if star]
             else:
                 reads |= facts.class_reads.get(name, set())
-                traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all))
-                              if has)
+                traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
+                                                       ("reads_public", info.reads_public)) if has)
                 found = [qualified_name(base, facts.imports, package)
                          or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:

@@ -396,3 +396,18 @@ def test_a_library_bases_property_setter_takes_the_subclass_assignment(project, 
     code, out, _ = run_cli(capsys, "--python", str(env / "bin" / "python"), "pkg/case.py")
     assert code == 1
     assert out == ["pkg/case.py:7:9: SS101 'quiet' is assigned but never read in package 'pkg'"]
+
+
+def test_a_library_base_walking_the_public_names_reads_the_public_attributes_only(project, env, capsys):
+    site = env / "lib" / "python3.11" / "site-packages" / "fakelib"
+    (site / "export.py").write_text(
+        "class Exported:\n    def export(self):\n"
+        "        return {k: v for k, v in vars(self).items() if not k.startswith('_')}\n")
+    (project / "pkg" / "shapes.py").write_text(
+        "from fakelib.export import Exported\n\n\nclass Shape(Exported):\n    def __init__(self):\n"
+        "        self.side = 1  # exported by the base\n        self._cache = None\n")
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg/shapes.py")
+    _, ours, _ = run_cli(capsys, "pkg/shapes.py")
+    assert [line.split("'")[1] for line in theirs] == ["_cache"]
+    assert [line.split("'")[1] for line in ours] == ["side", "_cache"]
+    assert nothing_ran(project)
