@@ -233,7 +233,8 @@ class PackageIndex:
         traits = self.traits_of(cls)
         if "reads_all" in traits or self.related(cls) & every:
             return True
-        return bool(name) and not name.startswith("_") and ("reads_public" in traits or bool(self.related(cls) & public))
+        public_name = bool(name) and not name.startswith("_")
+        return public_name and ("reads_public" in traits or bool(self.related(cls) & public))
 
     @cached_property
     def _reads(self) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:

@@ -966,7 +966,8 @@ class Summarizer(ast.NodeVisitor):
             self._bind_listed(generator.target, generator.iter)
         # `{k: v for k, v in vars(self).items() if not k.startswith("_")}` uses the public names only
         public = any(underscore_test(test, name) is True for generator in node.generators
-                     if (name := walked_name(generator.target)) for test in generator.ifs)
+                     if (name := walked_name(generator.target)) and self._walks_receiver(generator.iter)
+                     for test in generator.ifs)
         self.public_walks += public
         self.generic_visit(node)
         self.public_walks -= public
@@ -1009,7 +1010,7 @@ class Summarizer(ast.NodeVisitor):
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._unbind([node.target])
         self._bind_listed(node.target, node.iter)
-        public = skips_private(node.target, node.body)
+        public = self._walks_receiver(node.iter) and skips_private(node.target, node.body)
         self.public_walks += public
         self.visit_loop(node)
         self.public_walks -= public
@@ -1331,6 +1332,13 @@ class Summarizer(ast.NodeVisitor):
             return node.attr == "__dict__" and self._is_receiver(node.value)
         return (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
                 and dotted_name(node.func) in INTROSPECTORS and self._is_receiver(node.args[0]))
+
+    def _walks_receiver(self, iterable: ast.expr) -> bool:
+        """`self.__dict__`, `vars(self)`, or their `keys()` or `items()`: a loop over the receiver's names."""
+        if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
+                and iterable.func.attr in ("keys", "items")):
+            iterable = iterable.func.value
+        return self._is_receiver_dict(iterable)
 
     def _whole_object(self) -> None:
         """A use of every attribute at once: a read of all of them, but where it only represents the object for
