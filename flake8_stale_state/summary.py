@@ -574,6 +574,15 @@ def underscore_test(test: ast.expr, name: str) -> bool | None:
     return None
 
 
+def walked_container(iterable: ast.expr) -> tuple[ast.expr, bool]:
+    """The mapping or container a loop walks, and whether it walks its items: `d` of `d.keys()`, `d` and True
+    of `d.items()`, the iterable itself otherwise."""
+    if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
+            and iterable.func.attr in ("keys", "items")):
+        return iterable.func.value, iterable.func.attr == "items"
+    return iterable, False
+
+
 def walked_name(target: ast.expr) -> str | None:
     """The name a loop over a mapping gives its keys: `name` in `for name in d`, `for name, value in d.items()`."""
     if isinstance(target, ast.Tuple) and target.elts:
@@ -890,7 +899,6 @@ class Summarizer(ast.NodeVisitor):
         # a guarded rebuild's `if`, its class's name and the lists it appends to (SS102)
         self.guarded: list[tuple[ast.If, str, set[str]]] = []
         self.class_nodes: dict[str, list[ast.ClassDef]] = {}  # class name -> each class of that name
-        self.class_lines: dict[str, list[tuple[int, int]]] = {}  # class name -> first and last line of each
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
@@ -1231,11 +1239,7 @@ class Summarizer(ast.NodeVisitor):
         container lists (a dict's keys), for a computed attribute name to spell."""
         if not self.functions:
             return
-        items = False
-        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args \
-                and iterable.func.attr in ("keys", "items"):
-            items = iterable.func.attr == "items"
-            iterable = iterable.func.value
+        iterable, items = walked_container(iterable)
         strings = iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
@@ -1254,8 +1258,7 @@ class Summarizer(ast.NodeVisitor):
         """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
         special method's callers are Python's, and a lambda's nameless."""
         local = self.functions[-1] if self.functions else None
-        if (local is None or name not in local.parameters or self.lambdas
-                or local.name.startswith("__") and local.name.endswith("__")):
+        if local is None or name not in local.parameters or self.lambdas or is_dunder(local.name):
             return None
         position = local.passed.index(name) if name in local.passed else -1
         return [parameter_marker(local.name, position, name, each)]
@@ -1275,8 +1278,7 @@ class Summarizer(ast.NodeVisitor):
         """In a special method (`__getitem__`, `__contains__`, ...), the expression uses one of its parameters
         (`item`, `aliases.get(item, item)`): Python passes what syntax anywhere names (`info["width"]`), so the
         name is any. A named method's callers are the package's own, passing names of their own."""
-        method = self.scope.method or ""
-        if not (self.functions and method.startswith("__") and method.endswith("__")):
+        if not (self.functions and is_dunder(self.scope.method or "")):
             return False
         parameters = self.functions[-1].parameters
         return any(isinstance(name, ast.Name) and name.id in parameters for name in ast.walk(node))
@@ -1335,10 +1337,7 @@ class Summarizer(ast.NodeVisitor):
 
     def _walks_receiver(self, iterable: ast.expr) -> bool:
         """`self.__dict__`, `vars(self)`, or their `keys()` or `items()`: a loop over the receiver's names."""
-        if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
-                and iterable.func.attr in ("keys", "items")):
-            iterable = iterable.func.value
-        return self._is_receiver_dict(iterable)
+        return self._is_receiver_dict(walked_container(iterable)[0])
 
     def _whole_object(self) -> None:
         """A use of every attribute at once: a read of all of them, but where it only represents the object for
@@ -1448,7 +1447,8 @@ class Summarizer(ast.NodeVisitor):
     def rebuild_spans(self) -> tuple[tuple[int, int], ...]:
         """What SS102's libcst side must see (`Signals.rebuild_spans`). The nodes kept for it are let go: the
         summarizer's cycles would keep the tree alive until the garbage collector's next pass."""
-        spans = {span for name in self.rebuild_classes for span in self.class_lines.get(name, ())}
+        spans = {(first_line(cls), cls.end_lineno or cls.lineno)
+                 for name in self.rebuild_classes for cls in self.class_nodes.get(name, ())}
         for guard, cls, lists in self.guarded:
             spans.add((first_line(guard), guard.end_lineno or guard.lineno))
             for other in self.class_nodes.get(cls, ()):
@@ -1688,7 +1688,6 @@ class Summarizer(ast.NodeVisitor):
         if lists.may_rebuild():
             self.rebuild_method = True
             self.rebuild_classes.add(node.name)
-        self.class_lines.setdefault(node.name, []).append((first_line(node), node.end_lineno or node.lineno))
         self.class_nodes.setdefault(node.name, []).append(node)
         self._read_named_by_attribute()
         self.name_attributes.pop()
