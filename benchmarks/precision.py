@@ -65,6 +65,14 @@ LAYOUT = {
     "asciimatics": ("asciimatics", "tests"), "ezdxf": ("src/ezdxf", "tests"), "praw": ("praw", "tests"),
     "transitions": ("transitions", "tests"), "mido": ("mido", "tests"), "impacket": ("impacket", "tests"),
     "webob": ("src/webob", "tests"), "bleach": ("bleach", "tests"),
+    # the seventh corpus, frozen at 0058649, once the rules learnt from the sixth were written
+    "pyserial": ("serial", "test"), "rpyc": ("rpyc", None), "pillow": ("src/PIL", "Tests"),
+    "waitress": ("src/waitress", "tests"), "httpx": ("httpx", "tests"), "psutil": ("psutil", None),
+    "pyasn1": ("pyasn1", "tests"), "GitPython": ("git", None), "pyftpdlib": ("pyftpdlib", "tests"),
+    "pyelftools": ("elftools", "test"), "oauthlib": ("oauthlib", "tests"), "WTForms": ("src/wtforms", "tests"),
+    "dpkt": ("dpkt", None), "biopython": ("Bio", "Tests"), "pydicom": ("src/pydicom", "tests"),
+    "python-pptx": ("src/pptx", "tests"), "fpdf2": ("fpdf", None), "music21": ("music21", None),
+    "scapy": ("scapy", None), "weasyprint": ("weasyprint", "tests"), "pysnmp": ("pysnmp", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled

@@ -172,6 +172,7 @@ class AttributeCollector(Collector):
     def __init__(self, scope: Scope) -> None:
         super().__init__(scope)
         self.stores: dict[int, cst.BaseExpression | None] = {}  # id(Attribute) -> the value it is assigned
+        self.declared: set[int] = set()  # id(Attribute) of `self.x: int`, which stores nothing and reads nothing
         self.stored: list[cst.Attribute] = []  # the node of each write, in the order of the writes
         self.builder = FactsBuilder(scope)
         self.in_import = False  # `import a.b` names a module: no attribute is read
@@ -199,6 +200,8 @@ class AttributeCollector(Collector):
         self._documented(node, [t.target for t in node.targets])
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is None and isinstance(node.target, cst.Attribute):
+            self.declared.add(id(node.target))
         self._mark_stores(node.target, node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
@@ -278,6 +281,9 @@ class AttributeCollector(Collector):
             return
         name = node.attr.value
         owner = dotted_name(node.value)
+        if id(node) in self.declared:
+            self.stores.pop(id(node))
+            return
         if id(node) not in self.stores:
             self.builder.read(name, None)
             if name == "__dict__" and owner is not None and owner == self.scope.receiver:

@@ -9,7 +9,7 @@ This module imports neither, so a run served from the cache never loads libcst.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -168,6 +168,8 @@ class FileFacts:
 
 
 PROPERTIES = {"property", "cached_property"}
+# builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
+BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 # "{0.name}", "{self.name!r:>10}": attribute references inside str.format fields
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
@@ -344,10 +346,13 @@ class FactsBuilder:
             # package see it as what the class reads through self (library_bases.py). The property is bound to
             # the function's name, which is `x` but for a slip (`@size.setter def cellSize`)
             if decorator.endswith((".setter", ".deleter")):
-                for prop in {decorator.split(".")[0], name}:
-                    self.facts.reads.add(prop)
-                    self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
+                self._property_set({decorator.split(".")[0], name})
         cls.methods.append(name)
+
+    def _property_set(self, names: Collection[str]) -> None:
+        for prop in names:
+            self.facts.reads.add(prop)
+            self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
 
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:
         """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
@@ -358,6 +363,8 @@ class FactsBuilder:
         cls.body_names.extend(targets)
         if callee:
             cls.body_calls.update(dict.fromkeys(targets, callee.rsplit(".", 1)[-1]))
+        if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`
+            self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):
             self.facts.reads.update(listed)
 

@@ -71,19 +71,25 @@ FRESH_VALUES = (ast.Constant, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListCo
 UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
 UNION_ANNOTATIONS = {"Optional", "Union"}
 PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
-# class docstrings listing attributes: Google's `Attributes:`, NumPy's `Attributes` over a rule, Sphinx fields
-GOOGLE_SECTION = re.compile(r"^(\s*)Attributes:\s*$")
+# class docstrings listing attributes: a section such as Google's `Attributes:` (or `Members:`, `Accessible
+# attributes:`), NumPy's `Attributes` over a rule, Sphinx fields, and lines that begin with `self.name`
+ATTRIBUTE_SECTION = re.compile(
+    r"^(\s*)(?:[A-Za-z]+ )*(?:[Aa]ttributes|[Mm]embers|[Ii]nstance variables)(?: [a-z]+)*:\s*$")
+SELF_LINE = re.compile(r"^\s*self\.(\w+)", re.MULTILINE)
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
 SPHINX_ATTRIBUTE = re.compile(rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|{ATTR_ROLE})(\w+)")
 # a class docstring's list of names: an item naming one (`* ``up_left`` -- corner piece`, `- origin: the header`),
 # or a definition list's term (a line holding one name, over its indented description)
-LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)\s*(?::|--|\s-\s|\s\u2013\s))")
+LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)(?:\s*(?::|--|\s-\s|\s\u2013\s)|\s{2,}\S|\s+\())")
 DEFINITION_TERM = re.compile(r"^\s*(`{0,2})(\w+)\1\s*$")
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, or a class's attribute quoted
 # as code (``InteractiveParser.result``, `Config.verbose`)
 ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
-ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)\s*(?:\(.*\))?\s*:")
+# a line of a docstring's example: `>>> code` or its continuation `... code`
+DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
+# an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` alone
+ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s*$)")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
@@ -282,9 +288,9 @@ def attribute_marker(cls: str, attribute: str) -> str:
 
 
 def docstring_attributes(doc: str) -> set[str]:
-    """Attributes a class docstring lists: a Google `Attributes:` section, a NumPy `Attributes` section,
-    Sphinx `:ivar name:` fields and `.. attribute:: name` directives."""
-    found = set(SPHINX_ATTRIBUTE.findall(doc))
+    """Attributes a class docstring lists: a section such as Google's `Attributes:`, a NumPy `Attributes`
+    section, Sphinx `:ivar name:` fields, `.. attribute:: name` directives, and lines `self.name = ...`."""
+    found = set(SPHINX_ATTRIBUTE.findall(doc)) | set(SELF_LINE.findall(doc))
     lines = doc.expandtabs().splitlines()
 
     def depth(line: str) -> int:
@@ -294,19 +300,21 @@ def docstring_attributes(doc: str) -> set[str]:
         return at + 1 < len(lines) and lines[at].strip().isidentifier() and bool(NUMPY_RULE.match(lines[at + 1]))
 
     for number, line in enumerate(lines):
-        google = bool(GOOGLE_SECTION.match(line))
+        section = bool(ATTRIBUTE_SECTION.match(line))
         numpy = line.strip() == "Attributes" and numpy_header(number)
-        if not google and not numpy:
+        if not section and not numpy:
             continue
         indent, entry_indent = depth(line), None
         for at in range(number + (2 if numpy else 1), len(lines)):
             entry = lines[at]
             if not entry.strip():
                 continue
-            if depth(entry) < indent or (google and depth(entry) == indent) or (numpy and numpy_header(at)):
-                break  # back at the header's indentation, or the next NumPy section
+            if depth(entry) < indent or (numpy and numpy_header(at)):
+                break  # out of the section, or the next NumPy section
             entry_indent = depth(entry) if entry_indent is None else entry_indent
-            match = (ENTRY if google else NUMPY_ENTRY).match(entry)
+            match = (ENTRY if section else NUMPY_ENTRY).match(entry)
+            if section and depth(entry) == indent and (entry_indent > indent or not match):
+                break  # back at the header's indentation; a table at that indentation ends at its first other line
             if depth(entry) == entry_indent and match:
                 found.add(match.group(2))
     return found
@@ -324,6 +332,25 @@ def docstring_listed_names(doc: str) -> set[str]:
             if len(description) - len(description.lstrip()) > len(line) - len(line.lstrip()):
                 found.add(term.group(2))
     return found
+
+
+def doctest_examples(doc: str) -> Iterator[ast.Module]:
+    """The examples of a docstring (`>>> ` lines and their `... ` continuations) that parse as Python."""
+    if ">>>" not in doc:
+        return
+    sources: list[str] = []
+    for line in doc.splitlines():
+        prompt = DOCTEST_PROMPT.match(line)
+        if prompt and prompt.group(1) == ">>>":
+            sources.append(prompt.group(2) or "")
+        elif prompt and sources:
+            sources[-1] += "\n" + (prompt.group(2) or "")
+    for source in sources:
+        if len(source) <= MAX_CODE_STRING:
+            try:
+                yield ast.parse(source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
 
 
 def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
@@ -384,6 +411,7 @@ class FunctionLocals:
     name: str = ""
     passed: tuple[str, ...] = ()  # the positional parameters in the order callers pass them (no receiver)
     listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
+    receiver_names: set[str] = field(default_factory=set)  # loop names over `dir(self)`: any attribute's name
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -1170,7 +1198,12 @@ class Summarizer(ast.NodeVisitor):
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
         self._feed_item(node.target)
-        self.generic_visit(node)
+        if node.value is None and isinstance(node.target, ast.Attribute):
+            # `self.x: int` declares the attribute for type checkers and stores nothing
+            self.visit(node.target.value)
+            self.visit(node.annotation)
+        else:
+            self.generic_visit(node)
 
     # Reads and what they are read on.
 
@@ -1239,6 +1272,8 @@ class Summarizer(ast.NodeVisitor):
         container lists (a dict's keys), for a computed attribute name to spell."""
         if not self.functions:
             return
+        if self._lists_receiver(iterable) and isinstance(target, ast.Name):
+            self.functions[-1].receiver_names.add(target.id)
         iterable, items = walked_container(iterable)
         strings = iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
@@ -1336,8 +1371,18 @@ class Summarizer(ast.NodeVisitor):
                 and dotted_name(node.func) in INTROSPECTORS and self._is_receiver(node.args[0]))
 
     def _walks_receiver(self, iterable: ast.expr) -> bool:
-        """`self.__dict__`, `vars(self)`, or their `keys()` or `items()`: a loop over the receiver's names."""
-        return self._is_receiver_dict(walked_container(iterable)[0])
+        """`self.__dict__`, `vars(self)`, their `keys()` or `items()`, or `dir(self)`: a loop over the receiver's
+        names."""
+        return self._is_receiver_dict(walked_container(iterable)[0]) or self._lists_receiver(iterable)
+
+    def _lists_receiver(self, node: ast.expr) -> bool:
+        """`dir(self)`: the names of the receiver's attributes, its class's among them."""
+        return (isinstance(node, ast.Call) and dotted_name(node.func) == "dir" and len(node.args) == 1
+                and not node.keywords and self._is_receiver(node.args[0]))
+
+    def _names_any_attribute(self, node: ast.expr) -> bool:
+        """A loop's name over `dir(self)`, in the function or one around it."""
+        return isinstance(node, ast.Name) and any(node.id in local.receiver_names for local in self.functions)
 
     def _whole_object(self) -> None:
         """A use of every attribute at once: a read of all of them, but where it only represents the object for
@@ -1525,9 +1570,9 @@ class Summarizer(ast.NodeVisitor):
                 patterns = [*(patterns or ()), *(self._parameter_markers(computed.id, each=False) or ())]
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
-            if (computed is not None and not patterns and callee in VALUE_GETTERS
-                    and self._is_receiver(positional[0]) and self._named_by_syntax(computed)):
-                self._whole_object()  # `getattr(self, item)`: the caller may name any attribute
+            if (computed is not None and not patterns and callee in VALUE_GETTERS and self._is_receiver(positional[0])
+                    and (self._named_by_syntax(computed) or self._names_any_attribute(computed))):
+                self._whole_object()  # `getattr(self, item)`: the caller, or `dir(self)`, may name any attribute
             if computed is not None and (self.scope.method or "") in LOOKUP_METHODS \
                     and self._is_receiver(positional[0]):
                 self._note_alias(computed)
@@ -1698,9 +1743,14 @@ class Summarizer(ast.NodeVisitor):
         self.scope.leave()
 
     def _note_references(self, doc: str | None) -> None:
-        """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API."""
+        """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API; those its examples
+        read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
         for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
             self.builder.documented(match.group(1) or match.group(2))
+        for example in doctest_examples(doc or ""):
+            for node in ast.walk(example):
+                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
+                    self.builder.read(node.attr, None, as_written=False)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         arguments = node.args
