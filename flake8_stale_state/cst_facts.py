@@ -291,7 +291,11 @@ class AttributeCollector(Collector):
             return
         value = self.stores.pop(id(node))
         made = constructor_of(dotted_name(value.func)) if isinstance(value, cst.Call) else None
-        self.builder.store(name, 0, 0, owner, made, True)  # placed once the traversal is done
+        receiver = self.scope.receiver
+        function = isinstance(value, cst.Lambda) or (
+            isinstance(value, cst.Attribute) and receiver is not None and dotted_name(value.value) == receiver
+            and value.attr.value != "__dict__")
+        self.builder.store(name, 0, 0, owner, made, True, function)  # placed once the traversal is done
         self.stored.append(node)
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -30,6 +30,7 @@ class Write(NamedTuple):
     on_receiver: bool  # owner is the method's first parameter
     constructor: str | None  # the class the value is made by, when it is a call of a capitalised name: "Linear"
     shared: bool  # the value may be an object held elsewhere too (a name, an attribute, an item), not a new one
+    function: bool = False  # the value is a function: a lambda, or an attribute of the receiver (a bound method)
 
 
 class ClassInfo(NamedTuple):
@@ -43,6 +44,9 @@ class ClassInfo(NamedTuple):
     metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
     assigns_unnamed: bool = False  # `setattr(self, key, v)`, `self.__dict__.update(d)`: names its code never spells
     reads_public: bool = False  # behaviour depends on every public attribute: a walk of `self.__dict__` skipping `_x`
+    # names given as strings to calls in the class body (`fields_desc = [ByteField("tfv", 0)]`): attributes a
+    # `__setattr__` of the hierarchy may manage
+    declared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,13 +216,13 @@ class FactsBuilder:
         self.class_stack: list[str] = []
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
-              shared: bool) -> None:
+              shared: bool, function: bool = False) -> None:
         """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
-        may be an object held elsewhere too."""
+        may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver."""
         receiver = self.scope.receiver
         self.facts.writes.append(
             Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "",
-                  receiver is not None and owner == receiver, constructor, shared)
+                  receiver is not None and owner == receiver, constructor, shared, function)
         )
 
     def read(self, name: str, on: str | None, as_written: bool = True) -> None:
@@ -354,13 +358,17 @@ class FactsBuilder:
             self.facts.reads.add(prop)
             self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
 
-    def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None) -> None:
+    def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None,
+                      declared: Collection[str] = ()) -> None:
         """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
-        `callee`: the dotted name called where the value is a call."""
+        `callee`: the dotted name called where the value is a call; `declared`: the names the value's calls are
+        given as strings."""
         if not self.class_stack or not self.scope.in_class_body:
             return
         cls = self._current_class()
         cls.body_names.extend(targets)
+        if declared:
+            self.facts.classes[self.class_stack[-1]] = cls._replace(declared=(*cls.declared, *declared))
         if callee:
             cls.body_calls.update(dict.fromkeys(targets, callee.rsplit(".", 1)[-1]))
         if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`

@@ -360,6 +360,20 @@ class PackageIndex:
         return self._over_related(self._shared, cls)
 
     @cached_property
+    def _declared(self) -> dict[str, set[str]]:
+        declared: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                if info.declared:
+                    declared.setdefault(cls, set()).update(info.declared)
+        return declared
+
+    @per_argument
+    def names_declared_on(self, cls: str) -> frozenset[str]:
+        """Names the class bodies of classes related to `cls` give their calls as strings (`ByteField("tfv")`)."""
+        return self._over_related(self._declared, cls)
+
+    @cached_property
     def _aliases(self) -> dict[str, set[str]]:
         aliases: dict[str, set[str]] = {}
         for facts in self.files.values():
@@ -431,18 +445,30 @@ class PackageIndex:
         """Attributes documented as API where they are assigned or in their class's docstring."""
         return set().union(*(facts.documented for facts in self.files.values()))
 
-    @cached_property
-    def library_reads(self) -> dict[str, set[str]]:
-        """Class name -> the names its bases from outside the package (the standard library, installed
-        libraries) read through `self`, inherited within the package."""
+    def _from_library_bases(self, of_base: Callable[[str], frozenset[str]]) -> dict[str, set[str]]:
+        """Class name -> what `of_base` gives for its bases from outside the package (the standard library,
+        installed libraries), inherited within the package."""
         own: dict[str, set[str]] = {}
         for facts in self.files.values():
             for cls, base in qualified_bases(facts):
-                own.setdefault(cls, set()).update(self.libraries.class_reads(base))
+                own.setdefault(cls, set()).update(of_base(base))
         return inherited_along(own, self.class_bases)
+
+    @cached_property
+    def library_reads(self) -> dict[str, set[str]]:
+        """Class name -> the names its bases from outside the package read through `self`."""
+        return self._from_library_bases(self.libraries.class_reads)
 
     def library_reads_of(self, cls: str | None) -> set[str]:
         return self.library_reads.get(cls, set()) if cls else set()
+
+    @cached_property
+    def library_methods(self) -> dict[str, set[str]]:
+        """Class name -> the methods of its bases from outside the package."""
+        return self._from_library_bases(self.libraries.class_methods)
+
+    def library_methods_of(self, cls: str | None) -> set[str]:
+        return self.library_methods.get(cls, set()) if cls else set()
 
     @cached_property
     def writes_by_name(self) -> dict[str, list[tuple[str, Write]]]:

@@ -135,7 +135,8 @@ class LibraryClasses:
         self.summarize_file = summarize_file
         self.finder = finder or ModuleFinder(running_environment())
         self.modules: dict[str, tuple[FileFacts, str] | None] = {}
-        self.reads: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # class -> what it reads, its traits
+        # class -> what it reads, its traits, its methods
+        self.reads: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
         self.missing: dict[str, MissingBase] = {}
 
     def module_summary(self, module: str) -> tuple[FileFacts, str] | None:
@@ -159,7 +160,12 @@ class LibraryClasses:
         not beginning with `_` (the package's own classes' rules)."""
         return self._class_facts(qualified)[1]
 
-    def _class_facts(self, qualified: str) -> tuple[frozenset[str], frozenset[str]]:
+    def class_methods(self, qualified: str) -> frozenset[str]:
+        """The methods of the class and its bases: hooks the library may call on any of its objects, which an
+        instance may replace (`self.endElementNS = self._end_record` for a SAX parser)."""
+        return self._class_facts(qualified)[2]
+
+    def _class_facts(self, qualified: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         if qualified not in self.reads:
             self.reads[qualified] = self._follow(qualified)
             missing = self.finder.missing(qualified)
@@ -167,9 +173,10 @@ class LibraryClasses:
                 self.missing[qualified] = missing
         return self.reads[qualified]
 
-    def _follow(self, qualified: str) -> tuple[frozenset[str], frozenset[str]]:
+    def _follow(self, qualified: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         reads: set[str] = set()
         traits: set[str] = set()
+        methods: set[str] = set()
         pending, seen = [qualified], {qualified}
         while pending and len(seen) <= MAX_CLASSES:
             module, _, name = pending.pop().rpartition(".")
@@ -185,6 +192,7 @@ class LibraryClasses:
                     found = [f"{star}.{name}" for star in stars if star]
             else:
                 reads |= facts.class_reads.get(name, set())
+                methods.update(info.methods)
                 traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
                                                        ("reads_public", info.reads_public)) if has)
                 found = [qualified_name(base, facts.imports, package)
@@ -193,4 +201,4 @@ class LibraryClasses:
                 if base and base not in seen:
                     seen.add(base)
                     pending.append(base)
-        return frozenset(reads), frozenset(traits)
+        return frozenset(reads), frozenset(traits), frozenset(methods)

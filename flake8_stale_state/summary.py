@@ -124,6 +124,16 @@ def listed_strings(node: ast.expr | None) -> list[str]:
     return []
 
 
+def declared_names(node: ast.expr | None) -> list[str]:
+    """The names the calls of a class body's value are given first, as strings, through lists and tuples:
+    `[ByteField("tfv", 0), StrField("mac", b"")]` -> tfv, mac."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [name for element in node.elts for name in declared_names(element)]
+    first = node.args[0] if isinstance(node, ast.Call) and node.args else None
+    name = string_value(first) if first is not None else None
+    return [name] if name is not None and name.isidentifier() else []
+
+
 def stored(target: ast.expr, kind: type[ast.expr]) -> list:
     """The nodes of `kind` an assignment target stores to, through tuples, lists and stars."""
     if isinstance(target, kind):
@@ -1429,7 +1439,7 @@ class Summarizer(ast.NodeVisitor):
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
             callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
-            self.builder.class_binding(names, listed_strings(value), callee)
+            self.builder.class_binding(names, listed_strings(value), callee, declared_names(value))
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -1480,7 +1490,9 @@ class Summarizer(ast.NodeVisitor):
                 self._note_name_attribute(node.attr, value)
             made = constructor_of(dotted_name(value.func)) if isinstance(value, ast.Call) else None
             column = self.source.column(node.lineno, node.col_offset)
-            self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value))
+            function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
+            self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value),
+                               function)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:

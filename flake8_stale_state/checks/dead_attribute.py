@@ -51,11 +51,15 @@ def is_read_by_name(write: Write, index: PackageIndex) -> bool:
 
 def is_taken_whole(write: Write, index: PackageIndex) -> bool:
     """Consumed by a class-wide mechanism that names no attribute: a class whose behaviour depends on every
-    attribute, or a `__setattr__` that registers what it is given (torch.nn.Module's) and the value is an object
-    it can register: made by a class outside the package or one deriving from such a module."""
+    attribute; a `__setattr__` of the hierarchy, for a name its class bodies declare (`ByteField("tfv", 0)`:
+    the fields it stores apart); or a `__setattr__` that registers what it is given (torch.nn.Module's) and the
+    value is an object it can register: made by a class outside the package or one deriving from such a
+    module."""
     if index.reads_every_attribute(write.cls, write.name):
         return True
     traits = index.traits_of(write.cls)
+    if "registers" in traits and write.cls and write.name in index.names_declared_on(write.cls):
+        return True
     if not write.constructor or not traits & {"module", "registers"}:
         return False
     made = write.constructor
@@ -64,10 +68,12 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
-    library, or (public names only) the package's users, for an attribute documented as API or carried by an
-    exception."""
+    library (a function replacing one of its methods too), or (public names only) the package's users, for an
+    attribute documented as API or carried by an exception."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
+    if write.function and write.name in index.library_methods_of(write.cls):
+        return True  # an instance's own version of a hook the library calls: `self.endElement = self._end`
     if write.name.startswith("_"):
         return False
     return write.name in index.documented_names or "exception" in index.traits_of(write.cls)
