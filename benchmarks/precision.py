@@ -81,6 +81,11 @@ SAMPLED = {
     # one random.seed(20261201), drawn in the order of the names: impacket first, then pyglet
     "impacket": "35 of 87 unhinted findings, and the 4 hinted ones",
     "pyglet": "40 of 132 unhinted findings, and both hinted ones",
+    # one random.seed(20261203), drawn in the order of the names: biopython, fpdf2, music21, scapy
+    "biopython": "35 of 116 unhinted findings, and the 10 hinted ones",
+    "fpdf2": "35 of 84 findings (none hinted)",
+    "music21": "35 of 679 unhinted findings, and the 4 hinted ones",
+    "scapy": "35 of 74 unhinted findings, and the hinted one",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 

@@ -83,9 +83,10 @@ SPHINX_ATTRIBUTE = re.compile(rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:
 # or a definition list's term (a line holding one name, over its indented description)
 LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)(?:\s*(?::|--|\s-\s|\s\u2013\s)|\s{2,}\S|\s+\())")
 DEFINITION_TERM = re.compile(r"^\s*(`{0,2})(\w+)\1\s*$")
-# an attribute any docstring names for its readers: a Sphinx `:attr:` role, or a class's attribute quoted
-# as code (``InteractiveParser.result``, `Config.verbose`)
-ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")
+# an attribute any docstring names for its readers: a Sphinx `:attr:` role, a class's attribute quoted as code
+# (``InteractiveParser.result``, `Config.verbose`), or a quoted name called an attribute ("the 'x509' attribute")
+ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"
+                                 r"|(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
 # an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` alone
@@ -486,13 +487,14 @@ def iterated_strings(value: ast.expr | None) -> list[str] | None:
 
 
 def bound_strings(value: ast.expr | None) -> list[str]:
-    """The constant strings a value can be: `"a"`, `"a" if c else "b"`, `options.get("k", "a")`."""
+    """The names a value can spell, as `name_patterns` gives them: `"a"`, `"a" if c else "b"`,
+    `options.get("k", "a")`, `f"{kind}_counter"`."""
     if value is None:
         return []
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("get", "pop") \
             and len(value.args) == 2:
         value = value.args[1]
-    return [p for p in name_patterns(value) or () if "*" not in p]
+    return name_patterns(value) or []
 
 
 @dataclass
@@ -1758,7 +1760,7 @@ class Summarizer(ast.NodeVisitor):
         """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API; those its examples
         read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
         for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
-            self.builder.documented(match.group(1) or match.group(2))
+            self.builder.documented(match.group(1) or match.group(2) or match.group(3))
         for example in doctest_examples(doc or ""):
             for node in ast.walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
