@@ -309,6 +309,11 @@ class PackageIndex:
             classes |= found | (returned or set())
         return classes or None
 
+    def holds_package_objects(self, cls: str, attribute: str) -> bool:
+        """`self.attribute` holds objects of the package's own classes only, in `cls`'s hierarchy."""
+        classes = self.classes_assigned(cls, attribute)
+        return bool(classes) and all(made in self.package_classes for made in classes)
+
     @cached_property
     def _returns(self) -> dict[tuple[str, str], set[str]]:
         """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
@@ -407,6 +412,19 @@ class PackageIndex:
                 assigned.setdefault(cls, set()).update(info.body_names, info.methods)
                 methods.setdefault(cls, set()).update(info.methods)
         return assigned, methods
+
+    @cached_property
+    def _method_writes(self) -> dict[tuple[str, str], set[str]]:
+        written: dict[tuple[str, str], set[str]] = {}
+        for facts in self.files.values():
+            for write in facts.writes:
+                if write.cls and write.on_receiver:
+                    written.setdefault((write.cls, write.method or ""), set()).add(write.name)
+        return written
+
+    def names_assigned_in(self, cls: str, method: str) -> set[str]:
+        """Names the method `method` of `cls` assigns through its receiver, as written."""
+        return self._method_writes.get((cls, method), set())
 
     @per_argument
     def names_assigned_on(self, cls: str) -> frozenset[str]:

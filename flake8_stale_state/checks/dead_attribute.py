@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
-from flake8_stale_state.hint import closest, shares_half
+from flake8_stale_state.hint import closest, is_close, is_qualified, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -36,12 +36,14 @@ def is_read_by_name(write: Write, index: PackageIndex) -> bool:
     """Some read names the attribute and can reach the write's class: on an object of any class, on one of a
     related class (through self, or a name of known class), or as a computed name's pattern. A read that only
     feeds the attribute itself (`self.n += 1`) counts only where some write of it may store an object held
-    elsewhere too: the change may be of that object, and the other writes give the attribute its first value."""
+    elsewhere too: the change may be of that object, and the other writes give the attribute its first value;
+    or where the attribute holds objects of the package's classes: `self.ecu.update(pkt)` runs the package's
+    code, a container's `update` changes the container only."""
     name, cls = mangled(write.name, write.cls), write.cls
     if name in index.read_names:
         return True
-    if cls and (name in index.names_read_on(cls)
-                or (name in index.names_fed_on(cls) and name in index.names_shared_on(cls))):
+    if cls and (name in index.names_read_on(cls) or (name in index.names_fed_on(cls) and (
+            name in index.names_shared_on(cls) or index.holds_package_objects(cls, name)))):
         return True
     if cls and any(prefix + name in index.read_names or prefix + name in index.names_read_on(cls)
                    for prefix in index.alias_prefixes(cls)):
@@ -87,7 +89,8 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
       sharing half its words with the write's, where those classes assign every attribute by name in the
       package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
-      those nothing there assigns first."""
+      those nothing there assigns first; not a qualified kind of the write's name that its method assigns
+      too (`is_atmt_socket` beside `atmt_socket`)."""
     cls = write.cls
     if not cls:
         return None
@@ -96,7 +99,13 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
-    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
+    beside = index.names_assigned_in(cls, write.method or "")
+
+    def is_drift_of_assigned(name: str, candidate: str) -> bool:
+        # a method storing `page_footnotes` beside `current_page_footnotes` keeps two lists
+        return is_close(name, candidate) and not (is_qualified(name, candidate) and candidate in beside)
+
+    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class, is_drift_of_assigned)
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
