@@ -7,16 +7,17 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, source_digest
+from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, project_root, source_digest
 from flake8_stale_state.checks import RULES, UNANALYSED
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, package_facts, read_source, summary_through,
+    DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, package_facts, read_source,
+    summary_through,
 )
 from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
-from flake8_stale_state.package import is_package, listed_files, package_root, real_path
+from flake8_stale_state.package import documentation_pages, is_package, listed_files, package_root, real_path
 from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
 
@@ -120,7 +121,11 @@ class Analyzer:
             bases = sorted(base_modules(facts.values(), finder))
             ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
             libraries = LibraryClasses(summary_through(cache, ahead), finder)
-            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries)
+            pages = documentation_pages(project_root(roots[0]))
+            documentation = package_facts(f"documentation of {entry}", pages, DOCUMENTATION, cache, Path,
+                                          workers) if pages else {}
+            documented = frozenset().union(*(page.documented for page in documentation.values()))
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented)
             self._indexes[roots] = index
             # The facts stay for the whole run (an editor's changes replace a few of them): left out of the
             # garbage collector's passes, each of which would otherwise walk all of them again, slowing all

@@ -90,10 +90,13 @@ class FactsKind:
     libcst: bool
     collecting: tuple[Collecting, ...] = ()
     lines: tuple[int, ...] = ()
+    documentation: bool = False  # a page of the project's documentation: the attributes it documents
 
     @cached_property  # asked for each file of a run
     def key(self) -> str:
         """Its part of the cache key."""
+        if self.documentation:
+            return "documentation"
         codes = ",".join(sorted(c.code for c in self.collecting))
         lines = ",".join(map(str, self.lines))
         return f"{'full' if self.libcst else 'summary'}:{codes}@{lines}"

@@ -21,7 +21,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
-from flake8_stale_state.summary import LOOKUP_METHODS, summarize
+from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, summarize
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -93,6 +93,7 @@ class PackageIndex:
     files: dict[str, FileFacts] = field(default_factory=dict)  # resolved path -> facts
     framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
     libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
+    documentation: frozenset[str] = frozenset()  # attributes the project's documentation describes
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin). Where the file's facts
@@ -460,8 +461,9 @@ class PackageIndex:
 
     @cached_property
     def documented_names(self) -> set[str]:
-        """Attributes documented as API where they are assigned or in their class's docstring."""
-        return set().union(*(facts.documented for facts in self.files.values()))
+        """Attributes documented as API where they are assigned, in their class's docstring or in the
+        project's documentation."""
+        return set(self.documentation).union(*(facts.documented for facts in self.files.values()))
 
     def _from_library_bases(self, of_base: Callable[[str], frozenset[str]]) -> dict[str, set[str]]:
         """Class name -> what `of_base` gives for its bases from outside the package (the standard library,
@@ -518,6 +520,8 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str) -> FileFacts:
     """Facts of a kind, made anew. libcst's are what findings and fixes are made of: of the excerpt holding the
     kind's lines where it names some (an excerpt libcst rejects says nothing of the file: then of the whole
     file), else of the whole file. A summary is libcst's where `ast` cannot parse the file."""
+    if kind.documentation:
+        return documentation_summary(path, source)
     if not kind.libcst:
         facts = summarize(path, source)
         if facts.error is None:
@@ -539,6 +543,7 @@ def excerpt_of(source: bytes | str, lines: Collection[int]) -> bytes | str | Non
 
 
 SUMMARY = FactsKind(libcst=False)  # of files outside any package, whose checks' facts are never wanted
+DOCUMENTATION = FactsKind(libcst=False, documentation=True)
 
 
 def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None

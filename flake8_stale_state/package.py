@@ -82,3 +82,33 @@ def listed_files(root: Path, recursive: bool = True) -> list[tuple[Path, Path]]:
             pending.append((os.path.join(folder, name), os.path.join(real_folder, name)))
     listed = sorted(found.items(), key=lambda item: os.path.normcase(item[1]).split(os.sep))  # as Paths sort
     return [(Path(path), Path(real)) for real, path in listed]
+
+
+# The pages of a project's documentation, in the folders projects keep them in: what they describe to users
+# is API. Bounded: a page larger than this is data, not prose, and a tree of more pages is read in part.
+DOCUMENTATION_FOLDERS = ("docs", "doc", "documentation")
+DOCUMENTATION_SUFFIXES = (".rst", ".md", ".txt")
+MAX_DOCUMENTATION_PAGES = 2000
+MAX_DOCUMENTATION_BYTES = 1_000_000
+
+
+def documentation_pages(project: Path) -> list[Path]:
+    """The documentation pages under the project's folder, sorted, following no symlinked folder."""
+    pages: list[Path] = []
+    for name in DOCUMENTATION_FOLDERS:
+        for folder, subfolders, files in os.walk(project / name):
+            subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_DIRS and not d.startswith("_build"))
+            for file in sorted(files):
+                path = Path(folder, file)
+                if path.suffix in DOCUMENTATION_SUFFIXES and _size(path) <= MAX_DOCUMENTATION_BYTES:
+                    pages.append(path)
+                    if len(pages) >= MAX_DOCUMENTATION_PAGES:
+                        return pages
+    return pages
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return MAX_DOCUMENTATION_BYTES + 1
