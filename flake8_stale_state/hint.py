@@ -84,13 +84,6 @@ def is_close(name: str, candidate: str) -> bool:
             and is_typo(next(iter(differing_mine)), next(iter(differing_theirs))))
 
 
-def is_qualified(name: str, candidate: str) -> bool:
-    """`candidate` is `name` with a word put in front: a kind of it (`current_page_footnotes`), or a fact about
-    it (`is_atmt_socket` for `atmt_socket`)."""
-    mine, theirs = words_in_order(name), words_in_order(candidate)
-    return len(theirs) == len(mine) + 1 and theirs[1:] == mine
-
-
 def shares_half(name: str, candidate: str) -> bool:
     """Half the words of each name or more in common (`end_time`, `end_event`): a likeness too weak alone,
     enough with the evidence of the reader side of a drift."""

@@ -414,19 +414,6 @@ class PackageIndex:
                 methods.setdefault(cls, set()).update(info.methods)
         return assigned, methods
 
-    @cached_property
-    def _method_writes(self) -> dict[tuple[str, str], set[str]]:
-        written: dict[tuple[str, str], set[str]] = {}
-        for facts in self.files.values():
-            for write in facts.writes:
-                if write.cls and write.on_receiver:
-                    written.setdefault((write.cls, write.method or ""), set()).add(write.name)
-        return written
-
-    def names_assigned_in(self, cls: str, method: str) -> set[str]:
-        """Names the method `method` of `cls` assigns through its receiver, as written."""
-        return self._method_writes.get((cls, method), set())
-
     @per_argument
     def names_assigned_on(self, cls: str) -> frozenset[str]:
         """Names assigned on objects of classes related to `cls`, or bound in their bodies."""

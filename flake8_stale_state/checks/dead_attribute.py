@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from flake8_stale_state.facts import FileFacts, Write, mangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
-from flake8_stale_state.hint import closest, is_close, is_qualified, shares_half
+from flake8_stale_state.hint import closest, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -89,8 +89,7 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
       sharing half its words with the write's, where those classes assign every attribute by name in the
       package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
-      those nothing there assigns first; not a qualified kind of the write's name that its method assigns
-      too (`is_atmt_socket` beside `atmt_socket`)."""
+      those nothing there assigns first."""
     cls = write.cls
     if not cls:
         return None
@@ -99,13 +98,7 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
-    beside = index.names_assigned_in(cls, write.method or "")
-
-    def is_drift_of_assigned(name: str, candidate: str) -> bool:
-        # a method storing `page_footnotes` beside `current_page_footnotes` keeps two lists
-        return is_close(name, candidate) and not (is_qualified(name, candidate) and candidate in beside)
-
-    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class, is_drift_of_assigned)
+    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
