@@ -47,6 +47,9 @@ class ClassInfo(NamedTuple):
     # names given as strings to calls in the class body (`fields_desc = [ByteField("tfv", 0)]`): attributes a
     # `__setattr__` of the hierarchy may manage
     declared: tuple[str, ...] = ()
+    # classes whose methods it runs on its own objects, `SffIterator._check_eof(self, handle)`: what they read
+    # through their receiver is read on its objects too
+    runs_methods_of: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,13 @@ class FactsBuilder:
         info = self.facts.classes.get(cls) if cls else None
         if info is not None and not info.assigns_unnamed:
             self.facts.classes[cls] = info._replace(assigns_unnamed=True)
+
+    def runs_methods_of(self, other: str) -> None:
+        """The receiver is passed to a method of the class `other`, called on the class: `Other.method(self)`."""
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        if info is not None and other != cls and other not in info.runs_methods_of:
+            self.facts.classes[cls] = info._replace(runs_methods_of=(*info.runs_methods_of, other))
 
     def documented(self, name: str) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the

@@ -266,6 +266,10 @@ class PackageIndex:
                 managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
                 if managed:
                     by_class.setdefault(cls, set()).update(managed)
+        for facts in self.files.values():  # `Other.method(self)`: Other's reads through its receiver read ours
+            for cls, info in facts.classes.items():
+                for other in info.runs_methods_of:
+                    by_class.setdefault(cls, set()).update(by_class.get(other, ()))
         return anywhere, by_class, fed, patterns
 
     @cached_property

@@ -1600,6 +1600,9 @@ class Summarizer(ast.NodeVisitor):
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
         self._keyed_read(node)
+        if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
+                and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
+            self.builder.runs_methods_of(owner.rpartition(".")[2])  # `SffIterator._check_eof(self, handle)`
         if callee in EVALUATORS and node.args:
             (self.functions[-1] if self.functions else self.module_code).evaluates = True
         if isinstance(func, ast.Attribute):
