@@ -78,10 +78,10 @@ ATTRIBUTE_SECTION = re.compile(
 SELF_LINE = re.compile(r"^\s*self\.(\w+)", re.MULTILINE)
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
-SPHINX_ATTRIBUTE = re.compile(rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+|{ATTR_ROLE})(\w+)")
-# an attribute a page of the project's documentation describes: `.. attribute:: name` (or `Class.name`) in a
-# class's directive, a `:attr:` role
-DOCUMENTED_ATTRIBUTE = re.compile(rf"\.\.\s+(?:py:)?attribute::\s+(?:\w+\.)*(\w+)|{ATTR_ROLE}(\w+)`")
+# Sphinx's attribute fields, directives (`.. attribute:: name` or `Class.name`) and roles: in a docstring, or a
+# page of the project's documentation
+SPHINX_ATTRIBUTE = re.compile(
+    rf"(?::(?:ivar|cvar|var)\s+(?:[^:]*\s)?|\.\.\s+(?:py:)?attribute::\s+(?:\w+\.)*|{ATTR_ROLE})(\w+)")
 # a class docstring's list of names: an item naming one (`* ``up_left`` -- corner piece`, `- origin: the header`),
 # or a definition list's term (a line holding one name, over its indented description)
 LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)(?:\s*(?::|--|\s-\s|\s\u2013\s)|\s{2,}\S|\s+\())")
@@ -1878,7 +1878,7 @@ def decoded(source: bytes) -> str:
 def documentation_summary(path: str, source: str | bytes) -> FileFacts:
     """The attributes a page of the project's documentation (reStructuredText, Markdown) describes to users."""
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
-    return FileFacts(path=path, documented={a or b for a, b in DOCUMENTED_ATTRIBUTE.findall(text)})
+    return FileFacts(path=path, documented=set(SPHINX_ATTRIBUTE.findall(text)))
 
 
 def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFacts:
