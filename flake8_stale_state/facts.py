@@ -311,10 +311,13 @@ class FactsBuilder:
         if info is not None and other != cls and other not in info.runs_methods_of:
             self.facts.classes[cls] = info._replace(runs_methods_of=(*info.runs_methods_of, other))
 
-    def documented(self, name: str) -> None:
+    def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
-        assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`)."""
-        self.facts.documented.add(name)
+        assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`). A private name only by
+        Sphinx markup naming it for readers (`sphinx`: `.. attribute:: _pyroLocalSocket`, `:ivar _x:`, an
+        `:attr:` role): Sphinx leaves out the others' private members, written for whoever maintains the class."""
+        if sphinx or not name.startswith("_"):
+            self.facts.documented.add(name)
 
     def documented_store(self, name: str, owner: str | None) -> None:
         """`owner.name = ...` with Sphinx attribute documentation: a `#:` comment on the line above (at the
@@ -349,6 +352,11 @@ class FactsBuilder:
                     metaclass: str | None = None) -> None:
         self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {}, metaclass)
         self.class_stack.append(name)
+
+    def made_class(self, name: str, bases: list[str | None]) -> None:
+        """A class made by a call, `type("Parser", (Loose, Mixin), {})`: its bases share it as a descendant."""
+        if name not in self.facts.classes:
+            self.facts.classes[name] = ClassInfo([b for b in bases if b], [], [], False, [], False, {})
 
     def leave_class(self) -> None:
         self.class_stack.pop()

@@ -266,6 +266,9 @@ class PackageIndex:
                 managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
                 if managed:
                     by_class.setdefault(cls, set()).update(managed)
+                # `user = Permission("_user")`: a descriptor given an attribute's name looks that attribute up
+                if info.declared and any(callee in self.descriptors for callee in info.body_calls.values()):
+                    by_class.setdefault(cls, set()).update(info.declared)
         for facts in self.files.values():  # `Other.method(self)`: Other's reads through its receiver read ours
             for cls, info in facts.classes.items():
                 for other in info.runs_methods_of:
@@ -276,8 +279,15 @@ class PackageIndex:
     def data_descriptors(self) -> set[str]:
         """The package's classes whose instances define `__set__`, by themselves or through a base: bound to a
         name in a class body, they take over every assignment of that attribute (typed fields, validators)."""
-        own = {cls: {"__set__"} & set(info.methods) for facts in self.files.values()
-               for cls, info in facts.classes.items()}
+        return self._defining({"__set__"})
+
+    @cached_property
+    def descriptors(self) -> set[str]:
+        """The package's classes whose instances define `__get__` or `__set__`."""
+        return self._defining({"__get__", "__set__"})
+
+    def _defining(self, wanted: set[str]) -> set[str]:
+        own = {cls: wanted & set(info.methods) for facts in self.files.values() for cls, info in facts.classes.items()}
         return {cls for cls, methods in inherited_along(own, self.class_bases).items() if methods}
 
     @cached_property

@@ -1600,6 +1600,10 @@ class Summarizer(ast.NodeVisitor):
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
         self._keyed_read(node)
+        if callee == "type" and len(positional) == 3 and isinstance(positional[1], ast.Tuple):
+            made = string_value(positional[0])
+            if made:  # `type("LooseFeedParser", (_Loose, _Mixin), {})`
+                self.builder.made_class(made, [base_name(base) for base in positional[1].elts])
         if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
                 and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
             self.builder.runs_methods_of(owner.rpartition(".")[2])  # `SffIterator._check_eof(self, handle)`
@@ -1745,8 +1749,9 @@ class Summarizer(ast.NodeVisitor):
             constructor = next((statement for statement in node.body if isinstance(statement, ast.FunctionDef)
                                 and statement.name == "__init__"), None)
             arguments = {parameter.arg for parameter in parameters(constructor)} if constructor else set()
+            marked = set(SPHINX_ATTRIBUTE.findall(doc))
             for name in docstring_attributes(doc) | (docstring_listed_names(doc) - arguments):
-                self.builder.documented(name)
+                self.builder.documented(name, sphinx=name in marked)
         self._note_references(doc)
         self.generic_visit(node)
         lists = self.class_lists.pop()
@@ -1766,7 +1771,7 @@ class Summarizer(ast.NodeVisitor):
         """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API; those its examples
         read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
         for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
-            self.builder.documented(match.group(1) or match.group(2) or match.group(3))
+            self.builder.documented(match.group(1) or match.group(2) or match.group(3), sphinx=bool(match.group(1)))
         for example in doctest_examples(doc or ""):
             for node in ast.walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):

@@ -70,15 +70,15 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
-    library (a function replacing one of its methods too), or (public names only) the package's users, for an
-    attribute documented as API or carried by an exception."""
+    library (a function replacing one of its methods too), or the package's users, for an attribute documented
+    as API (a private one by Sphinx markup only) or a public one carried by an exception."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
     if write.function and write.name in index.library_methods_of(write.cls):
         return True  # an instance's own version of a hook the library calls: `self.endElement = self._end`
-    if write.name.startswith("_"):
-        return False
-    return write.name in index.documented_names or "exception" in index.traits_of(write.cls)
+    if write.name in index.documented_names:  # a private name only where Sphinx markup names it
+        return True
+    return not write.name.startswith("_") and "exception" in index.traits_of(write.cls)
 
 
 def suggestion(write: Write, index: PackageIndex) -> str | None:
