@@ -178,6 +178,8 @@ class FileFacts:
 
 
 PROPERTIES = {"property", "cached_property"}
+# read on an object whose whole `__dict__` is used (`self.aio.__dict__.values()`): every attribute of its class
+WHOLE_MARK = "\0whole"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
 BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}

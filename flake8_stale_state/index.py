@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import FactsKind, FileFacts, Write, mangled
+from flake8_stale_state.facts import WHOLE_MARK, FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, summarize
@@ -205,8 +205,9 @@ class PackageIndex:
 
     @cached_property
     def whole_object_readers(self) -> tuple[set[str], set[str]]:
-        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them); and
-        those that use every public one (a walk of `self.__dict__` skipping the names that begin with `_`). Not
+        """Classes whose own methods use every attribute at once (compare, hash, serialise or return them), or
+        whose objects' whole `__dict__` other code uses where it knows their class; and those that use every
+        public one (a walk of `self.__dict__` skipping the names that begin with `_`). Not
         a metaclass: its `cls.__dict__` is the namespace of a class it makes, not an instance's attributes."""
         every: set[str] = set()
         public: set[str] = set()
@@ -217,6 +218,9 @@ class PackageIndex:
                         every.add(cls)
                     if info.reads_public:
                         public.add(cls)
+        # another class's use of the whole `__dict__` of an object known to be of this one
+        every.update(cls for cls, names in self._reads[1].items()
+                     if WHOLE_MARK in names and cls not in self.metaclasses)
         return every, public
 
     @cached_property

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    INTROSPECTORS, STRING_READERS, FactsBuilder, FileFacts, Signals, constructor_of, python_syntax_error,
+    INTROSPECTORS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of,
+    python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 
@@ -1402,11 +1403,19 @@ class Summarizer(ast.NodeVisitor):
     def _whole_object(self) -> None:
         """A use of every attribute at once: a read of all of them, but where it only represents the object for
         debugging, moves its state to another object, or looks up a name normal lookup did not find."""
+        if self._uses_whole():
+            self.builder.reads_all(public=self.public_walks > 0)
+
+    def _whole_object_of(self, node: ast.expr) -> None:
+        """Such a use of another object's attributes (`self.aio.__dict__.values()`): a read of every attribute
+        of its class where that is known (`WHOLE_MARK`, resolved by the index), of none where it is not."""
+        if self._uses_whole():
+            self._read(WHOLE_MARK, node, as_written=False)
+
+    def _uses_whole(self) -> bool:
         method = self.scope.method or ""
-        if (self.debug_depth or self.moving_depth or method in DEBUG_METHODS or method in STATE_METHODS
-                or method in LOOKUP_METHODS or method.startswith(DEBUG_PREFIXES)):
-            return
-        self.builder.reads_all(public=self.public_walks > 0)
+        return not (self.debug_depth or self.moving_depth or method in DEBUG_METHODS or method in STATE_METHODS
+                    or method in LOOKUP_METHODS or method.startswith(DEBUG_PREFIXES))
 
     def _keyed_dict_read(self, key: ast.expr) -> None:
         """`self.__dict__[K]` and its like read K; a computed key reads whatever it names."""
@@ -1485,6 +1494,8 @@ class Summarizer(ast.NodeVisitor):
             elif node.attr == "__dict__" and self._is_receiver(node.value):
                 if id(node) not in self.whole_handled:
                     self._whole_object()
+            elif node.attr == "__dict__":
+                self._whole_object_of(node.value)
             else:
                 self._read(node.attr, node.value)
             if isinstance(node.ctx, ast.Load):
