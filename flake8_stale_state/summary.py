@@ -627,6 +627,14 @@ def walked_container(iterable: ast.expr) -> tuple[ast.expr, bool]:
     return iterable, False
 
 
+def walked_mapping(iterable: ast.expr) -> ast.expr:
+    """The mapping a loop walks whichever view it takes: `d` of `d`, `d.keys()`, `d.items()`, `d.values()`."""
+    if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
+            and iterable.func.attr == "values"):
+        return iterable.func.value
+    return walked_container(iterable)[0]
+
+
 def walked_name(target: ast.expr) -> str | None:
     """The name a loop over a mapping gives its keys: `name` in `for name in d`, `for name, value in d.items()`."""
     if isinstance(target, ast.Tuple) and target.elts:
@@ -1290,6 +1298,9 @@ class Summarizer(ast.NodeVisitor):
             return
         if self._lists_receiver(iterable) and isinstance(target, ast.Name):
             self.functions[-1].receiver_names.add(target.id)
+        walked = walked_mapping(iterable)
+        if isinstance(walked, ast.Attribute) and walked.attr == "__dict__" and not self._is_receiver(walked.value):
+            self._whole_object_of(walked.value)  # `for k, v in self.aio.__dict__.items():`
         iterable, items = walked_container(iterable)
         strings = iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
@@ -1407,9 +1418,12 @@ class Summarizer(ast.NodeVisitor):
             self.builder.reads_all(public=self.public_walks > 0)
 
     def _whole_object_of(self, node: ast.expr) -> None:
-        """Such a use of another object's attributes (`self.aio.__dict__.values()`): a read of every attribute
-        of its class where that is known (`WHOLE_MARK`, resolved by the index), of none where it is not."""
-        if self._uses_whole():
+        """A walk of another object's mapping (`for k, v in self.aio.__dict__.items():`): a read of every
+        attribute of its class where that is known (`WHOLE_MARK`, resolved by the index), of none where it is
+        not. A class's own namespace (`type(self).__dict__`, `self.__class__.__dict__`) holds no instance's."""
+        namespace = (isinstance(node, ast.Attribute) and node.attr == "__class__") or (
+            isinstance(node, ast.Call) and dotted_name(node.func) == "type")
+        if self._uses_whole() and not namespace:
             self._read(WHOLE_MARK, node, as_written=False)
 
     def _uses_whole(self) -> bool:
@@ -1494,8 +1508,6 @@ class Summarizer(ast.NodeVisitor):
             elif node.attr == "__dict__" and self._is_receiver(node.value):
                 if id(node) not in self.whole_handled:
                     self._whole_object()
-            elif node.attr == "__dict__":
-                self._whole_object_of(node.value)
             else:
                 self._read(node.attr, node.value)
             if isinstance(node.ctx, ast.Load):
