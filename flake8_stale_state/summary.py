@@ -93,8 +93,9 @@ ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a
                                  r"|(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
-# an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` alone
-ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s*$)")
+# an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` or
+# `.name` alone
+ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+|\.)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s*$)")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
