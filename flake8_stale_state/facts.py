@@ -178,7 +178,7 @@ class FileFacts:
 
 
 PROPERTIES = {"property", "cached_property"}
-# read on an object whose whole `__dict__` is used (`self.aio.__dict__.values()`): every attribute of its class
+# read on an object whose whole `__dict__` is walked (`self.aio.__dict__.values()`): every attribute of its class
 WHOLE_MARK = "\0whole"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
 BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}

@@ -206,7 +206,7 @@ class PackageIndex:
     @cached_property
     def whole_object_readers(self) -> tuple[set[str], set[str]]:
         """Classes whose own methods use every attribute at once (compare, hash, serialise or return them), or
-        whose objects' whole `__dict__` other code uses where it knows their class; and those that use every
+        whose objects' whole `__dict__` other code walks where it knows their class; and those that use every
         public one (a walk of `self.__dict__` skipping the names that begin with `_`). Not
         a metaclass: its `cls.__dict__` is the namespace of a class it makes, not an instance's attributes."""
         every: set[str] = set()
@@ -218,7 +218,7 @@ class PackageIndex:
                         every.add(cls)
                     if info.reads_public:
                         public.add(cls)
-        # another class's use of the whole `__dict__` of an object known to be of this one
+        # a walk of the whole `__dict__` of an object known to be of this class, by other code
         every.update(cls for cls, names in self._reads[1].items()
                      if WHOLE_MARK in names and cls not in self.metaclasses)
         return every, public

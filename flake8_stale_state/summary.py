@@ -1428,6 +1428,7 @@ class Summarizer(ast.NodeVisitor):
             self._read(WHOLE_MARK, node, as_written=False)
 
     def _uses_whole(self) -> bool:
+        """Not a debug representation, a move of state, or a lookup of a name normal lookup did not find."""
         method = self.scope.method or ""
         return not (self.debug_depth or self.moving_depth or method in DEBUG_METHODS or method in STATE_METHODS
                     or method in LOOKUP_METHODS or method.startswith(DEBUG_PREFIXES))
