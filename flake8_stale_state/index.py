@@ -249,6 +249,7 @@ class PackageIndex:
         by_class: dict[str, set[str]] = {}
         fed: dict[str, set[str]] = {}
         patterns: dict[str, set[str]] = {}
+        borrowing: list[tuple[str, str]] = []  # (class, another whose methods it runs on its own objects)
         for facts in self.files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
@@ -273,10 +274,9 @@ class PackageIndex:
                 # `user = Permission("_user")`: a descriptor given an attribute's name looks that attribute up
                 if info.declared and any(callee in self.descriptors for callee in info.body_calls.values()):
                     by_class.setdefault(cls, set()).update(info.declared)
-        for facts in self.files.values():  # `Other.method(self)`: Other's reads through its receiver read ours
-            for cls, info in facts.classes.items():
-                for other in info.runs_methods_of:
-                    by_class.setdefault(cls, set()).update(by_class.get(other, ()))
+                borrowing.extend((cls, other) for other in info.runs_methods_of)
+        for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
+            by_class.setdefault(cls, set()).update(by_class.get(other, ()))
         return anywhere, by_class, fed, patterns
 
     @cached_property
