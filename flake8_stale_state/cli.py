@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import io
 import sys
-import tempfile
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from flake8_stale_state import __version__, baseline, config, formats, gitbase
+from flake8_stale_state import __version__, baseline, config, formats
 from flake8_stale_state.cache import default_cache_dir
 from flake8_stale_state.checks import RULES, codes, fix_source
 from flake8_stale_state.edits import fix_edits
@@ -175,6 +173,10 @@ def new_since(ref: str, settings: Settings, targets: list[Path | str], findings:
               ignore: list[str]) -> list[Finding]:
     """The findings the merge base of `ref` and HEAD does not have: the same paths analysed there, from git's
     objects, through the same facts cache, and keyed as a baseline keys findings."""
+    import tempfile
+
+    from flake8_stale_state import gitbase  # with git's subprocesses: for this option alone
+
     try:
         root = gitbase.repository_root(Path.cwd())
         commit = gitbase.merge_base(root, ref)
@@ -226,6 +228,8 @@ def apply_fixes(
         if fixed == text:
             continue
         if not write:
+            import difflib
+
             sys.stdout.writelines(difflib.unified_diff(
                 text.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
             status = max(status, EXIT_FINDINGS)
@@ -234,6 +238,7 @@ def apply_fixes(
             status = EXIT_ERROR
         else:
             path.write_bytes(fixed.encode(encoding))
+            analyzer.update(path)  # the disk's new content, for the check after the fixes
             fixed_files += 1
             fixed_findings += _fixable(findings_of(text)) - _fixable(findings_of(fixed))
     if write:

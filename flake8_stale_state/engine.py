@@ -48,6 +48,7 @@ class Analyzer:
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
         self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
+        self._from_disk: set[str] = set()  # resolved paths whose index facts were made or checked from the disk
         self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
         self._resolved: dict[Path, Path] = {}
@@ -127,6 +128,7 @@ class Analyzer:
             documented = frozenset().union(*(page.documented for page in documentation.values()))
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented)
             self._indexes[roots] = index
+            self._from_disk.update(facts)
             # The facts stay for the whole run (an editor's changes replace a few of them): left out of the
             # garbage collector's passes, each of which would otherwise walk all of them again, slowing all
             # the code after, flake8's own checks included (a tenth of the LSP's analysis after a change).
@@ -202,13 +204,17 @@ class Analyzer:
         display = display or str(path)
         index = self.index_for(path)
         key = str(self._real(path))
-        if source is None:
-            source = read_source(path)
+        # the disk's file, whose facts this run's index was made from (or checked against) moments ago, is not
+        # read again unless a rule needs more than those facts
+        facts = index.files.get(key) if source is None and key in self._from_disk else None
+        if facts is None:
             if source is None:
-                return [Finding(display, 1, 0, UNANALYSED, "stale-state could not read this file")]
-        facts = self._indexed_facts(index, key, source)
-        if facts is not index.files.get(key):
-            index = index.with_file(facts)
+                source = read_source(path)
+                if source is None:
+                    return unreadable(display)
+            facts = self._indexed_facts(index, key, source)
+            if facts is not index.files.get(key):
+                index = index.with_file(facts)
         if not self.index_kind.libcst:
             kind = self._needed_kind(key, facts, index)
             if kind is None:
@@ -219,6 +225,9 @@ class Analyzer:
             elif ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
+                source = read_source(path) if source is None else source
+                if source is None:
+                    return unreadable(display)
                 facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root))
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
@@ -245,12 +254,17 @@ class Analyzer:
             self._indexes[roots] = index.without_file(key)
             self._kinds.clear()  # they hold the index they were found for
             return True
+        self._from_disk.discard(key)  # the editor's content, or the disk's read again, from now on
         facts = self._indexed_facts(index, key, source)
         if facts is index.files.get(key) or (facts.error and key in index.files):
             return False
         self._indexes[roots] = index.with_file(facts)
         self._kinds.clear()
         return True
+
+
+def unreadable(display: str) -> list[Finding]:
+    return [Finding(display, 1, 0, UNANALYSED, "stale-state could not read this file")]
 
 
 def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:

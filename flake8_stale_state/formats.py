@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 
-from flake8_stale_state import __version__, sarif
+from flake8_stale_state import __version__
 from flake8_stale_state.edits import LineEdit
 from flake8_stale_state.engine import UNANALYSED
 from flake8_stale_state.findings import Finding, Problem, relative_path
@@ -96,12 +96,19 @@ def _issue(code: str, description: str, path: str, line: int, severity: str, key
     }
 
 
-FORMATS = {"text": text, "json": as_json, "sarif": sarif.dumps, "github": github, "gitlab": gitlab}
+def sarif_log(findings: list[Finding], problems: list[Problem],
+              fixes: Mapping[Finding, list[LineEdit]] | None = None) -> str:
+    from flake8_stale_state import sarif  # with the rules' documentation: loaded for this format alone
+
+    return sarif.dumps(findings, problems, fixes or {})
+
+
+FORMATS = {"text": text, "json": as_json, "sarif": sarif_log, "github": github, "gitlab": gitlab}
 
 
 def report(findings: list[Finding], problems: list[Problem], output_format: str,
            fixes: Mapping[Finding, list[LineEdit]] | None = None) -> str:
     """`fixes`: the edits that fix each fixable finding, for the formats that carry them (SARIF)."""
     if output_format == "sarif":
-        return sarif.dumps(findings, problems, fixes or {})
+        return sarif_log(findings, problems, fixes)
     return FORMATS[output_format](findings, problems)

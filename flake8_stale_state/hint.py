@@ -16,6 +16,7 @@ def words_in_order(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in WORD.findall(name))
 
 
+@functools.cache
 def tokens(name: str) -> frozenset[str]:
     return frozenset(words_in_order(name))
 

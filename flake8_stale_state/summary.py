@@ -39,9 +39,25 @@ ACCUMULATING_WORDS = {"add", "append", "extend", "insert", "push", "put", "enque
                       "observe", "on", "step", "update", "handle", "visit", "leave", "depart"}
 RUN_ONCE_DECORATORS = {"cached_property", "cache", "lru_cache", "staticmethod", "classmethod"}
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
-# nodes whose fields hold no other node, and which the summary has no use for
-NOTHING_TO_SEE = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
-                              for kind in base.__subclasses__())}
+# What the walk does not enter: nodes whose fields hold no other node and which the summary has no use for, and
+# the plain values some fields hold (`Global.names`, `MatchSingleton.value`, a `None` in `Dict.keys`)
+NOT_WALKED = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+                          for kind in base.__subclasses__()),
+              str, bytes, int, float, complex, bool, tuple, frozenset, type(...), type(None)}
+# fields that hold names, numbers or flags, never a node: the walk, most of the pre-pass, does not look at them
+SCALAR_FIELDS = {"id", "attr", "name", "arg", "module", "asname", "level", "simple", "is_async", "conversion",
+                 "type_comment", "ctx", "op", "ops", "tag", "kind"}
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class that can hold nodes or lists of them."""
+    fields = _NODE_FIELDS.get(kind)
+    if fields is None:
+        fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
+            name for name in kind._fields if name not in SCALAR_FIELDS)
+    return fields
+
 
 # Uses of a whole `self.__dict__` (or `vars(self)`, `asdict(self)`) that read no attribute: a debug
 # representation, state moved to another object, or a lookup of a name that normal lookup did not find.
@@ -992,15 +1008,17 @@ class Summarizer(ast.NodeVisitor):
         return handler
 
     def generic_visit(self, node: ast.AST) -> None:
-        for name in node._fields:
+        handlers = self.handlers
+        for name in node_fields(node.__class__):
             value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                if value.__class__ not in NOTHING_TO_SEE:
-                    self.handler(value.__class__)(value)
-            elif isinstance(value, list):
+            if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, ast.AST) and item.__class__ not in NOTHING_TO_SEE:
-                        self.handler(item.__class__)(item)
+                    kind = item.__class__
+                    if kind not in NOT_WALKED:
+                        (handlers.get(kind) or self.handler(kind))(item)
+            elif value.__class__ not in NOT_WALKED:
+                kind = value.__class__
+                (handlers.get(kind) or self.handler(kind))(value)
 
     def _note_attribute_docstrings(self, node: ast.AST) -> None:
         """Assignments of the node's blocks that a string statement follows."""

@@ -18,8 +18,11 @@ from conftest import FIXTURES, counting_parses
 from flake8_stale_state.cache import FactsCache
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state import cache as cache_module
+from flake8_stale_state import engine as engine_module
 from flake8_stale_state import index as index_module
 from flake8_stale_state import cli
+from flake8_stale_state.engine import Analyzer
+from flake8_stale_state.settings import Settings
 
 EXPECTED = [
     "pipe/module.py:13:13: SS101 'interval_was_zero' is assigned but never read in package 'pipe'",
@@ -235,7 +238,8 @@ def counting_cache_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(FactsCache, "load_package", counted("package entries", FactsCache.load_package))
     monkeypatch.setattr(FactsCache, "load", counted("file entries", FactsCache.load))
-    monkeypatch.setattr(index_module, "read_source", counted("sources", index_module.read_source))
+    for module in (index_module, engine_module):  # the index's reads, and the checks' of the files given
+        monkeypatch.setattr(module, "read_source", counted("sources", module.read_source))
     return counts
 
 
@@ -248,6 +252,20 @@ def test_a_warm_run_reads_one_package_entry_and_no_file(project, capsys, monkeyp
     assert findings(capsys) == EXPECTED
     # the package's entry and that of its bases from outside it: neither a source nor a file's entry read
     assert counts == {"package entries": 2, "file entries": 0, "sources": 0}
+
+
+def test_a_file_changed_after_the_index_was_built_is_read_again_once_the_analyzer_is_told(project, capsys):
+    """The command checks a file on disk against the facts its index took of it moments before, reading it no
+    more; a change the command makes itself (`--fix`) is passed on through `update`, as an editor's save is."""
+    assert findings(capsys) == EXPECTED
+    analyzer = Analyzer(Settings())
+    module = project / "pipe" / "module.py"
+    assert [f.line for f in analyzer.check(module) if f.code == "SS101"] == [13, 19]
+    old = "self.interval_was_zero = False  # expect: SS101"
+    module.write_text(module.read_text().replace(old, "print(self.interval_was_zero)"))
+    assert [f.line for f in analyzer.check(module) if f.code == "SS101"] == [13, 19]  # the index's snapshot
+    assert analyzer.update(module)
+    assert [f.line for f in analyzer.check(module) if f.code == "SS101"] == [19]
 
 
 def test_a_file_changed_since_gets_fresh_facts_even_with_its_size_and_mtime_kept(project, capsys, settled):
