@@ -211,6 +211,11 @@ def mangled(name: str, cls: str | None) -> str:
     return name
 
 
+def unmangled(name: str) -> str:
+    """`_Session__token` -> `__token`: a private name as its class spells it; any other name as it is."""
+    return name[name.index("__", 2):] if name[:1] == "_" and MANGLED_NAME.fullmatch(name) else name
+
+
 class FactsBuilder:
     """The rules that turn what a traversal meets into facts, whichever library parsed the file.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 # Folders never part of a package's source, as flake8 excludes them by default.
@@ -84,27 +85,44 @@ def listed_files(root: Path, recursive: bool = True) -> list[tuple[Path, Path]]:
     return [(Path(path), Path(real)) for real, path in listed]
 
 
-# The pages of a project's documentation, in the folders projects keep them in: what they describe to users
-# is API. Bounded: a page larger than this is data, not prose, and a tree of more pages is read in part.
+# The pages of a project's documentation, in the folders projects keep them in, and the pages beside its
+# configuration that speak to users (README, CHANGES, ...): what they describe is API, and the code they show is
+# users' code. Bounded: a page larger than this is data, not prose, and a tree of more pages is read in part.
 DOCUMENTATION_FOLDERS = ("docs", "doc", "documentation")
-DOCUMENTATION_SUFFIXES = (".rst", ".md", ".txt")
+DOCUMENTATION_SUFFIXES = (".rst", ".md", ".txt", ".html", ".htm")
+ROOT_PAGES = ("readme", "changes", "changelog", "history", "news")  # names, in any case, with or without suffix
+ROOT_PAGE_SUFFIXES = ("", ".rst", ".md", ".txt")
 MAX_DOCUMENTATION_PAGES = 2000
 MAX_DOCUMENTATION_BYTES = 1_000_000
 
 
 def documentation_pages(project: Path) -> list[Path]:
-    """The documentation pages under the project's folder, sorted, following no symlinked folder."""
+    """The documentation pages of the project's folder, following no symlinked folder: those beside its
+    configuration, then those of its documentation folders, each sorted."""
     pages: list[Path] = []
+    for page in _page_candidates(project):
+        if _size(page) <= MAX_DOCUMENTATION_BYTES:
+            pages.append(page)
+            if len(pages) >= MAX_DOCUMENTATION_PAGES:
+                break
+    return pages
+
+
+def _page_candidates(project: Path) -> Iterator[Path]:
+    try:
+        beside = sorted(entry.name for entry in os.scandir(project) if entry.is_file())
+    except OSError:
+        beside = []
+    yield from (project / name for name in beside if _is_root_page(name))
     for name in DOCUMENTATION_FOLDERS:
         for folder, subfolders, files in os.walk(project / name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_DIRS and not d.startswith("_build"))
-            for file in sorted(files):
-                path = Path(folder, file)
-                if path.suffix in DOCUMENTATION_SUFFIXES and _size(path) <= MAX_DOCUMENTATION_BYTES:
-                    pages.append(path)
-                    if len(pages) >= MAX_DOCUMENTATION_PAGES:
-                        return pages
-    return pages
+            yield from (Path(folder, file) for file in sorted(files) if Path(file).suffix in DOCUMENTATION_SUFFIXES)
+
+
+def _is_root_page(name: str) -> bool:
+    stem, suffix = os.path.splitext(name.lower())
+    return stem in ROOT_PAGES and suffix in ROOT_PAGE_SUFFIXES
 
 
 def _size(path: Path) -> int:

@@ -20,7 +20,7 @@ import fnmatch
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import FileFacts, Write, mangled
+from flake8_stale_state.facts import FileFacts, Write, mangled, unmangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
 from flake8_stale_state.hint import closest, shares_half
@@ -126,8 +126,9 @@ def display_name(name: str, cls: str) -> str:
 
 
 def is_attribute_name(name: str) -> bool:
-    """Not a constant (ALL_CAPS), a class (CapWords) or a dunder."""
-    bare = name.strip("_")
+    """Not a constant (ALL_CAPS), a class (CapWords) or a dunder; another class's private name by the name its
+    class spells (`_Base__flag` by `__flag`)."""
+    bare = unmangled(name).strip("_")
     return bool(bare) and not bare.isupper() and not bare[:1].isupper() and not (
         name.startswith("__") and name.endswith("__"))
 
