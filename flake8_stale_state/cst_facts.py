@@ -306,8 +306,8 @@ class AttributeCollector(Collector):
         first = positional[0] if positional else None
         if callee in INTROSPECTORS and isinstance(first, cst.Name) and first.value == self.scope.receiver:
             self.builder.reads_all()
-        if callee == "type" and len(positional) == 3 and isinstance(positional[1], cst.Tuple) and strings[0]:
-            self.builder.made_class(strings[0], [base_name(element.value) for element in positional[1].elements])
+        if len(positional) == 3 and isinstance(positional[1], cst.Tuple):
+            self.builder.made_class(callee, strings[0], [base_name(item.value) for item in positional[1].elements])
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if "{" in node.value:

@@ -132,6 +132,9 @@ class FileFacts:
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
     star_imports: list[str] = field(default_factory=list)  # modules `from M import *` takes every name of
+    # classes made by a call, `Name = Meta("Name", (Base,), {})`: name -> [the callee, the bases' dotted names],
+    # classes of the package where the callee is `type` or a metaclass of the package's (index.py)
+    made_classes: dict[str, list] = field(default_factory=dict)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -151,6 +154,7 @@ class FileFacts:
             "documented": sorted(self.documented),
             "imports": self.imports,
             "star_imports": self.star_imports,
+            "made_classes": self.made_classes,
             "error": self.error,
         }
 
@@ -173,6 +177,7 @@ class FileFacts:
             documented=set(data["documented"]),
             imports=data["imports"],
             star_imports=data["star_imports"],
+            made_classes=data["made_classes"],
             error=data["error"],
         )
 
@@ -360,10 +365,11 @@ class FactsBuilder:
         self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {}, metaclass)
         self.class_stack.append(name)
 
-    def made_class(self, name: str, bases: list[str | None]) -> None:
-        """A class made by a call, `type("Parser", (Loose, Mixin), {})`: its bases share it as a descendant."""
-        if name not in self.facts.classes:
-            self.facts.classes[name] = ClassInfo([b for b in bases if b], [], [], False, [], False, {})
+    def made_class(self, callee: str | None, name: str | None, bases: list[str | None]) -> None:
+        """A call that makes a class if its callee is `type` or a metaclass, `type("Parser", (Loose, Mixin), {})`:
+        the callee, a string and a tuple of bases, and a third argument."""
+        if callee and name and name not in self.facts.made_classes:
+            self.facts.made_classes[name] = [callee, [b for b in bases if b]]
 
     def leave_class(self) -> None:
         self.class_stack.pop()

@@ -137,6 +137,13 @@ class PackageIndex:
                 metaclass = short(info.metaclass) if info.metaclass else None
                 if metaclass in bases and metaclass != cls:
                     bases[cls].add(metaclass)
+        for facts in self.files.values():  # `SchemaNode = _SchemaMeta("SchemaNode", (_SchemaNode,), {})`
+            for cls, (callee, made_from) in facts.made_classes.items():
+                maker = short(callee)
+                if maker == "type" or maker in self.metaclasses:
+                    bases.setdefault(cls, set()).update({short(base) for base in made_from} - {cls})
+                    if maker != "type":
+                        bases[cls].add(maker)
         return bases
 
     @cached_property

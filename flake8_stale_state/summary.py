@@ -1659,10 +1659,8 @@ class Summarizer(ast.NodeVisitor):
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
         self._keyed_read(node)
-        if callee == "type" and len(positional) == 3 and isinstance(positional[1], ast.Tuple):
-            made = string_value(positional[0])
-            if made:  # `type("LooseFeedParser", (_Loose, _Mixin), {})`
-                self.builder.made_class(made, [base_name(base) for base in positional[1].elts])
+        if len(positional) == 3 and isinstance(positional[1], ast.Tuple):  # `type("Loose", (_Loose, _Mixin), {})`
+            self.builder.made_class(callee, string_value(positional[0]), [base_name(b) for b in positional[1].elts])
         if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
                 and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
             self.builder.runs_methods_of(owner.rpartition(".")[2])  # `SffIterator._check_eof(self, handle)`
