@@ -1956,7 +1956,7 @@ def shown_code(text: str, suffix: str) -> Iterator[str]:
         yield from html_code(text)
     elif suffix in (".rst", ".md"):
         yield from (double or single for double, single in INLINE_LITERAL.findall(text))
-        yield from block_lines(text.splitlines())
+        yield from block_lines(text.splitlines(), fences=suffix == ".md")
     else:
         yield text
 
@@ -1975,9 +1975,10 @@ def html_code(text: str) -> Iterator[str]:
                 yield html.unescape(HTML_TAG.sub("", text[start:tag.start()]))
 
 
-def block_lines(lines: list[str]) -> Iterator[str]:
-    """The lines of a page's code blocks: fenced (Markdown), literal and code blocks (reStructuredText's,
-    indented under a line ending in `::` or a code directive), and doctest lines."""
+def block_lines(lines: list[str], fences: bool) -> Iterator[str]:
+    """The lines of a page's code blocks: fenced ones where the page is Markdown (in reStructuredText, `~~~`
+    underlines a title), literal and code blocks (reStructuredText's, indented under a line ending in `::` or a
+    code directive), and doctest lines."""
     fence: str | None = None  # the fence of the block being read
     block_indent: int | None = None  # the indentation of the line that opened the literal block being read
     for line in lines:
@@ -1990,7 +1991,7 @@ def block_lines(lines: list[str]) -> Iterator[str]:
         if block_indent is not None and (not stripped or indent > block_indent):
             yield line
             continue
-        fence = next((mark for mark in FENCE if stripped.startswith(mark)), None)
+        fence = next((mark for mark in FENCE if stripped.startswith(mark)), None) if fences else None
         block_indent = indent if LITERAL_BLOCK_START.search(line) else None
         if stripped.startswith((">>> ", "... ")):
             yield line

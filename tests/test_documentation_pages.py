@@ -110,6 +110,7 @@ def test_the_code_a_page_shows_reads_attributes_as_users_code_does(project, caps
     ("notes.md", "```\nprint(port.vendor)\n```\n"),  # beside the configuration, but not a page users are sent to
     ("README.py", "print(port.vendor)\n"),
     ("docs/guide.txt", "e.g. i.e. a port.v is no name of two letters or more\n"),
+    ("docs/guide.rst", "Ports\n~~~~~\n\nA port.vendor in prose, under a title.\n\nMore\n~~~~\n"),
 ])
 def test_prose_built_pages_and_other_files_read_nothing(project, capsys, name, text):
     write(project, name, text)
