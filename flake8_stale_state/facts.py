@@ -52,6 +52,12 @@ class ClassInfo(NamedTuple):
     runs_methods_of: tuple[str, ...] = ()
 
 
+class MadeClass(NamedTuple):
+    """A call making a class where its callee is `type` or a metaclass: `Node = NodeMeta("Node", (_Node,), {})`."""
+    callee: str  # dotted name
+    bases: list[str]  # dotted names
+
+
 @dataclass(frozen=True)
 class Signals:
     """Cheap shapes the `ast` pre-pass sees (summary.py), for the checks' verdicts on a file's summary."""
@@ -132,9 +138,9 @@ class FileFacts:
     documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
     star_imports: list[str] = field(default_factory=list)  # modules `from M import *` takes every name of
-    # classes made by a call, `Name = Meta("Name", (Base,), {})`: name -> [the callee, the bases' dotted names],
-    # classes of the package where the callee is `type` or a metaclass of the package's (index.py)
-    made_classes: dict[str, list] = field(default_factory=dict)
+    # classes made by a call, by name: classes of the package where the callee is `type` or a metaclass of the
+    # package's (index.py)
+    made_classes: dict[str, MadeClass] = field(default_factory=dict)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -154,7 +160,7 @@ class FileFacts:
             "documented": sorted(self.documented),
             "imports": self.imports,
             "star_imports": self.star_imports,
-            "made_classes": self.made_classes,
+            "made_classes": {k: list(v) for k, v in self.made_classes.items()},
             "error": self.error,
         }
 
@@ -177,7 +183,7 @@ class FileFacts:
             documented=set(data["documented"]),
             imports=data["imports"],
             star_imports=data["star_imports"],
-            made_classes=data["made_classes"],
+            made_classes={k: MadeClass._make(v) for k, v in data["made_classes"].items()},
             error=data["error"],
         )
 
@@ -369,7 +375,7 @@ class FactsBuilder:
         """A call that makes a class if its callee is `type` or a metaclass, `type("Parser", (Loose, Mixin), {})`:
         the callee, a string and a tuple of bases, and a third argument."""
         if callee and name and name not in self.facts.made_classes:
-            self.facts.made_classes[name] = [callee, [b for b in bases if b]]
+            self.facts.made_classes[name] = MadeClass(callee, [b for b in bases if b])
 
     def leave_class(self) -> None:
         self.class_stack.pop()

@@ -137,11 +137,10 @@ class PackageIndex:
                 metaclass = short(info.metaclass) if info.metaclass else None
                 if metaclass in bases and metaclass != cls:
                     bases[cls].add(metaclass)
-        for facts in self.files.values():  # `SchemaNode = _SchemaMeta("SchemaNode", (_SchemaNode,), {})`
-            for cls, (callee, made_from) in facts.made_classes.items():
-                maker = short(callee)
+            for cls, made in facts.made_classes.items():  # `Node = NodeMeta("Node", (_Node,), {})`
+                maker = short(made.callee)
                 if maker == "type" or maker in self.metaclasses:
-                    bases.setdefault(cls, set()).update({short(base) for base in made_from} - {cls})
+                    bases.setdefault(cls, set()).update({short(base) for base in made.bases} - {cls})
                     if maker != "type":
                         bases[cls].add(maker)
         return bases
@@ -601,8 +600,9 @@ def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) 
 
 def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
     """`read_and_make` in a worker, with the cycle collector paused: a syntax tree is some hundred thousand
-    objects and no cycle, and the collector's passes over them while the file is read cost a tenth of the
-    work; what the file's analysis leaves in cycles is a few hundred objects, collected once it is on again."""
+    objects and no cycle, and the collector's passes over them while the file is read cost about a fifteenth
+    of the work; what the file's analysis leaves in cycles is a hundred objects or so, collected once it is on
+    again."""
     gc.disable()
     try:
         facts = read_and_make(*item)
