@@ -46,7 +46,8 @@ def test_sdist_carries_the_tests_their_fixtures_and_the_license(sdist):
     shipped = members(sdist)
     assert {"tests/conftest.py", "tests/corpora.py", "LICENSE", "README.md", "pyproject.toml"} <= shipped
     assert sorted(on_disk - shipped) == []
-    assert not any(name.startswith((".venv", ".ci/", ".git/")) or "__pycache__" in name for name in shipped)
+    assert not any(name.startswith((".venv", ".ci/", ".git/")) or "__pycache__" in name
+                   or ".stale_state_cache" in name for name in shipped)
 
 
 def test_metadata_has_ranges_an_spdx_license_and_the_pythons_it_claims(sdist):
