@@ -16,7 +16,9 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from flake8_stale_state.facts import INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error
+from flake8_stale_state.facts import (
+    IMPORT_ERRORS, INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error,
+)
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import summary_of_tree
 
@@ -145,6 +147,12 @@ def listed_strings(node: cst.BaseExpression | None) -> list[str]:
     return []
 
 
+def catches_import_error(caught: cst.BaseExpression | None) -> bool:
+    """`except ImportError:`, `except (ImportError, AttributeError):`: what it imports replaces a failed import."""
+    types = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught] if caught else []
+    return any((dotted_name(t) or "").rpartition(".")[2] in IMPORT_ERRORS for t in types)
+
+
 def base_name(node: cst.BaseExpression) -> str | None:
     """A class base as a dotted name; `Base[T]` is `Base`."""
     return dotted_name(node.value if isinstance(node, cst.Subscript) else node)
@@ -242,6 +250,8 @@ class AttributeCollector(Collector):
         if names:
             callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
             self.builder.class_binding(names, listed_strings(value), callee)
+            if isinstance(value, (cst.Name, cst.Attribute)):
+                self.builder.module_binding(names, dotted_name(value))
 
     def visit_For(self, node: cst.For) -> None:
         self._mark_stores(node.target, None)
@@ -262,6 +272,12 @@ class AttributeCollector(Collector):
 
     def leave_Import(self, original_node: cst.Import) -> None:
         self.in_import = False
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self.builder.import_fallback_depth += catches_import_error(node.type)
+
+    def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+        self.builder.import_fallback_depth -= catches_import_error(original_node.type)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self.in_import = True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -118,7 +118,7 @@ class Analyzer:
             cache = self._cache(roots[0])
             entry = "+".join(map(str, roots))  # one package entry for the package's files, one for their bases'
             facts = package_facts(entry, files, self.index_kind, cache, self._real, workers)
-            finder = ModuleFinder(self.environment, own_modules(roots, files))
+            finder = ModuleFinder(self.environment, own_modules(roots, files), modules_of(roots, facts))
             bases = sorted(base_modules(facts.values(), finder))
             ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
             libraries = LibraryClasses(summary_through(cache, ahead), finder)
@@ -278,6 +278,26 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
             names.update(path.relative_to(root).parts[0].removesuffix(".py")
                          for path in files if path.is_relative_to(root))
     return names
+
+
+def modules_of(roots: tuple[Path, ...], facts: Mapping[str, FileFacts]) -> dict[str, tuple[FileFacts, str]]:
+    """The package's files by module name (`pkg.sub.mod`), each with the package its relative imports start
+    from; a package's name is its `__init__.py`'s."""
+    modules = {}
+    named_from = {root: root.parent if is_package(root) else root for root in roots}
+    for path, file_facts in facts.items():
+        root = next((root for root in roots if Path(path).is_relative_to(root)), None)
+        if root is None:
+            continue  # a link to a file outside the package's folders: no module name to import it by
+        parts = list(Path(path).relative_to(named_from[root]).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+            package = ".".join(parts)
+        else:
+            package = ".".join(parts[:-1])
+        if parts:
+            modules[".".join(parts)] = (file_facts, package)
+    return modules
 
 
 def displayed(finding: Finding, path: str, display: str) -> Finding:

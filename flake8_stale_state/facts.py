@@ -141,6 +141,16 @@ class FileFacts:
     # classes made by a call, by name: classes of the package where the callee is `type` or a metaclass of the
     # package's (index.py)
     made_classes: dict[str, MadeClass] = field(default_factory=dict)
+    # `HtmlBase = HtmlCloth` at a module's top level: the name -> the dotted name it is bound to, another name of
+    # a class where the index knows a class by that name
+    name_aliases: dict[str, str] = field(default_factory=dict)
+    # name an import binds -> what the import in an `except ImportError:` beneath it binds the name to instead
+    # (`try: from http.server import HTTPServer` / `except ImportError: from BaseHTTPServer import HTTPServer`):
+    # the one that runs where the first cannot
+    import_fallbacks: dict[str, str] = field(default_factory=dict)
+    # class -> name bound in its body to a literal of strings -> those strings (`_GUTS = (("name", eq), ...)`):
+    # the names a base's loop over `self._GUTS` takes, in whichever module the base is
+    body_lists: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -161,6 +171,9 @@ class FileFacts:
             "imports": self.imports,
             "star_imports": self.star_imports,
             "made_classes": {k: list(v) for k, v in self.made_classes.items()},
+            "name_aliases": self.name_aliases,
+            "import_fallbacks": self.import_fallbacks,
+            "body_lists": self.body_lists,
             "error": self.error,
         }
 
@@ -184,11 +197,18 @@ class FileFacts:
             imports=data["imports"],
             star_imports=data["star_imports"],
             made_classes={k: MadeClass._make(v) for k, v in data["made_classes"].items()},
+            name_aliases=data["name_aliases"],
+            import_fallbacks=data["import_fallbacks"],
+            body_lists=data["body_lists"],
             error=data["error"],
         )
 
 
 PROPERTIES = {"property", "cached_property"}
+IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+# a placeholder pattern: the names a loop over `self.NAME` takes, known once the class bodies binding NAME are
+# seen (those of the module, then, in the index, those of the class's relatives); its "." begins no name
+LISTED_MARK = "\0.listed\0"
 # read on an object whose whole `__dict__` is walked (`self.aio.__dict__.values()`): every attribute of its class
 WHOLE_MARK = "\0whole"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
@@ -238,6 +258,7 @@ class FactsBuilder:
         self.scope = scope
         self.facts = FileFacts(path="")
         self.class_stack: list[str] = []
+        self.import_fallback_depth = 0  # inside `except ImportError:` handlers
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False) -> None:
@@ -346,10 +367,17 @@ class FactsBuilder:
     def import_module(self, module: str, alias: str | None) -> None:
         """`import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`."""
         if alias:
-            self.facts.imports[alias] = module
+            self._bind_import(alias, module)
         else:
             head = module.split(".")[0]
-            self.facts.imports[head] = head
+            self._bind_import(head, head)
+
+    def _bind_import(self, name: str, target: str) -> None:
+        """Under `except ImportError:`, a name an import bound already keeps that binding, this one its fallback."""
+        if self.import_fallback_depth and name in self.facts.imports:
+            self.facts.import_fallbacks.setdefault(name, target)
+        else:
+            self.facts.imports[name] = target
 
     def import_from(self, level: int, module: str | None, name: str, alias: str | None) -> None:
         """`from a import b as c` binds `c` to `a.b`; relative imports keep their dots: `.m.b`."""
@@ -357,7 +385,7 @@ class FactsBuilder:
         if name == "*":
             self.facts.star_imports.append(source)
         else:
-            self.facts.imports[alias or name] = f"{source}.{name}" if module else source + name
+            self._bind_import(alias or name, f"{source}.{name}" if module else source + name)
 
     def string(self, value: str) -> None:
         if value[:1] == "_" and MANGLED_NAME.fullmatch(value):
@@ -398,6 +426,13 @@ class FactsBuilder:
             self.facts.reads.add(prop)
             self.facts.class_reads.setdefault(self.class_stack[-1], set()).add(prop)
 
+    def module_binding(self, targets: list[str], value: str | None) -> None:
+        """`HtmlBase = HtmlCloth`: at a module's top level, a name bound to what another name names."""
+        if value and self.scope.current is None:
+            for target in targets:
+                if target != value:
+                    self.facts.name_aliases.setdefault(target, value)
+
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None,
                       declared: Collection[str] = ()) -> None:
         """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
@@ -407,6 +442,8 @@ class FactsBuilder:
             return
         cls = self._current_class()
         cls.body_names.extend(targets)
+        if listed:
+            self.facts.body_lists.setdefault(self.class_stack[-1], {}).update(dict.fromkeys(targets, listed))
         if declared:
             self.facts.classes[self.class_stack[-1]] = cls._replace(declared=(*cls.declared, *declared))
         if callee:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import WHOLE_MARK, FactsKind, FileFacts, Write, mangled
+from flake8_stale_state.facts import LISTED_MARK, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
 from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, summarize
@@ -137,6 +137,9 @@ class PackageIndex:
                 metaclass = short(info.metaclass) if info.metaclass else None
                 if metaclass in bases and metaclass != cls:
                     bases[cls].add(metaclass)
+            for alias, named in facts.name_aliases.items():  # `HtmlBase = HtmlCloth`: its subclasses are Cloth's
+                if short(named) in self.declared_bases and alias not in self.declared_bases:
+                    bases.setdefault(alias, set()).add(short(named))
             for cls, made in facts.made_classes.items():  # `Node = NodeMeta("Node", (_Node,), {})`
                 maker = short(made.callee)
                 if maker == "type" or maker in self.metaclasses:
@@ -203,7 +206,8 @@ class PackageIndex:
                     own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
-            for cls, base in qualified_bases(facts):  # a base from outside: what its `__setattr__`, `__eq__` do
+            # a base from outside: what its `__setattr__`, `__eq__` do
+            for cls, base in qualified_bases(facts, self.libraries.finder):
                 traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
         return inherited_along(traits, self.class_bases)
 
@@ -257,6 +261,7 @@ class PackageIndex:
         fed: dict[str, set[str]] = {}
         patterns: dict[str, set[str]] = {}
         borrowing: list[tuple[str, str]] = []  # (class, another whose methods it runs on its own objects)
+        looping: list[tuple[str, str]] = []  # (class, NAME): `getattr(self, name)` for each name in `self.NAME`
         for facts in self.files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
@@ -270,7 +275,9 @@ class PackageIndex:
             for cls, names in facts.fed.items():
                 fed.setdefault(cls, set()).update(names)
             for cls, found in facts.patterns.items():
-                patterns.setdefault(cls if cls and self._is_known_class(cls) else "", set()).update(found)
+                known = cls if cls and self._is_known_class(cls) else ""
+                patterns.setdefault(known, set()).update(p for p in found if not p.startswith(LISTED_MARK))
+                looping.extend((known, p[len(LISTED_MARK):-1]) for p in found if known and p.startswith(LISTED_MARK))
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
@@ -282,6 +289,12 @@ class PackageIndex:
                 if info.declared and any(callee in self.descriptors for callee in info.body_calls.values()):
                     by_class.setdefault(cls, set()).update(info.declared)
                 borrowing.extend((cls, other) for other in info.runs_methods_of)
+        if looping:  # a base's loop over the names each subclass lists in its body, in any module
+            listed = {(cls, name): strings for facts in self.files.values()
+                      for cls, lists in facts.body_lists.items() for name, strings in lists.items()}
+            for cls, name in looping:
+                by_class.setdefault(cls, set()).update(
+                    *(listed.get((related, name), ()) for related in self.related(cls)))
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
             by_class.setdefault(cls, set()).update(by_class.get(other, ()))
         return anywhere, by_class, fed, patterns
@@ -482,7 +495,7 @@ class PackageIndex:
         installed libraries), inherited within the package."""
         own: dict[str, set[str]] = {}
         for facts in self.files.values():
-            for cls, base in qualified_bases(facts):
+            for cls, base in qualified_bases(facts, self.libraries.finder):
                 own.setdefault(cls, set()).update(of_base(base))
         return inherited_along(own, self.class_bases)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import sysconfig
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,13 +25,15 @@ MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard l
 COMPILED_SUFFIXES = (".so", ".pyd")
 
 
-def qualified_name(name: str, imports: dict[str, str], package: str = "") -> str | None:
+def qualified_name(name: str, imports: dict[str, str], package: str = "",
+                   fallback: Callable[[str], str | None] = lambda head: None) -> str | None:
     """`random.Random` -> "random.Random" in a file that imports `random`; None for a name not imported.
 
     `package` is the package of the importing module, for relative imports (followed within libraries
-    only: in the package being checked they name its own modules)."""
+    only: in the package being checked they name its own modules). `fallback`: what the name's head is bound
+    to instead where its import fails (`ModuleFinder.fallback_of`)."""
     head, _, rest = name.partition(".")
-    target = imports.get(head)
+    target = fallback(head) or imports.get(head)
     if target is None:
         return None
     if target.startswith("."):
@@ -80,11 +82,40 @@ class MissingBase:
 class ModuleFinder:
     """Module name -> source: in the environment's standard library (else in that of the Python running the
     check), then in its libraries. The package's own modules (`own`, by top-level name) are not looked up:
-    the package's index holds them, whether or not a copy of the package is installed."""
+    the package's index holds them, whether or not a copy of the package is installed. `modules`: the facts
+    of the package's modules by name, with the package each one's relative imports start from."""
 
-    def __init__(self, environment: Environment, own: Collection[str] = ()) -> None:
+    def __init__(self, environment: Environment, own: Collection[str] = (),
+                 modules: Mapping[str, tuple[FileFacts, str]] | None = None) -> None:
         self.environment = environment
         self.own = frozenset(own)
+        self.modules = modules or {}
+        self.packages = {facts.path: package for facts, package in self.modules.values()}
+
+    def outside(self, qualified: str) -> str | None:
+        """A base as the library that defines it names it: one the package names through a module of its own
+        (`from ._compat import xmlrpclib`, then `xmlrpclib.Transport`) is followed through that module's
+        imports. None for a class of the package (the index relates those by name), or one not to be told."""
+        for _ in range(MAX_CLASSES):
+            if qualified.split(".")[0] not in self.own:
+                return qualified
+            parts = qualified.split(".")
+            module = next((".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)
+                           if ".".join(parts[:i]) in self.modules), None)
+            if module is None:
+                return None
+            facts, package = self.modules[module]
+            rest = qualified[len(module) + 1:]
+            head = rest.split(".")[0]
+            if head in facts.classes:
+                return None
+            if head in facts.name_aliases:  # `Transport = xmlrpclib.Transport`
+                rest = facts.name_aliases[head] + rest[len(head):]
+            found = qualified_name(rest, facts.imports, package, self.fallback_of(facts))
+            if found is None or found == qualified:
+                return None
+            qualified = found
+        return None
 
     def source(self, module: str) -> Path | None:
         top = module.split(".")[0]
@@ -93,6 +124,23 @@ class ModuleFinder:
         if top in sys.stdlib_module_names:
             return source_in([self.environment.stdlib or STDLIB], module)
         return source_in(self.environment.library_folders, module)
+
+    def has(self, module: str) -> bool:
+        """Some form of the top-level module of `module` is in the package, the standard library or the
+        environment."""
+        top = module.lstrip(".").split(".")[0]
+        return bool(top) and (module.startswith(".") or top in self.own or top in sys.stdlib_module_names
+                              or is_installed(self.environment.library_folders, top))
+
+    def fallback_of(self, facts: FileFacts) -> Callable[[str], str | None]:
+        """For `qualified_name`: the fallback binding of a name whose import cannot succeed here and whose
+        fallback's can (`BaseHTTPServer` on Python 3)."""
+        def fallback(head: str) -> str | None:
+            other = facts.import_fallbacks.get(head)
+            if other is None or self.has(facts.imports.get(head, "")) or not self.has(other):
+                return None
+            return other
+        return fallback
 
     def missing(self, qualified: str) -> MissingBase | None:
         """The base `qualified` as missing, if its top-level module is in neither the package, the standard
@@ -103,11 +151,15 @@ class ModuleFinder:
         return MissingBase(qualified, self.environment.location)
 
 
-def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
-    """(class, base) for each base of the file's classes named through an import: `logging.StreamHandler`."""
+def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[str, str]]:
+    """(class, base) for each base of the file's classes named through an import and defined outside the
+    package: `logging.StreamHandler`."""
+    fallback = finder.fallback_of(facts)
+    package = finder.packages.get(facts.path, "")
     for cls, info in facts.classes.items():
         for base in info.bases:
-            qualified = qualified_name(base, facts.imports)
+            qualified = qualified_name(base, facts.imports, package, fallback)
+            qualified = qualified and finder.outside(qualified)
             if qualified:
                 yield cls, qualified
 
@@ -115,7 +167,7 @@ def qualified_bases(facts: FileFacts) -> Iterator[tuple[str, str]]:
 def base_modules(files: Iterable[FileFacts], finder: ModuleFinder) -> set[Path]:
     """The modules outside the package that the classes of `files` name as their bases: to summarise ahead,
     all at once, rather than one by one as they are asked for."""
-    modules = {base.rpartition(".")[0] for facts in files for _, base in qualified_bases(facts)}
+    modules = {base.rpartition(".")[0] for facts in files for _, base in qualified_bases(facts, finder)}
     return {path for path in map(finder.source, modules - {""}) if path is not None}
 
 
@@ -185,8 +237,9 @@ class LibraryClasses:
                 continue
             facts, package = summary
             info = facts.classes.get(name)
+            fallback = self.finder.fallback_of(facts)
             if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
-                found = [qualified_name(name, facts.imports, package)]
+                found = [qualified_name(name, facts.imports, package, fallback)]
                 if found[0] is None:
                     stars = (qualified_name("m", {"m": source}, package) for source in facts.star_imports)
                     found = [f"{star}.{name}" for star in stars if star]
@@ -195,7 +248,7 @@ class LibraryClasses:
                 methods.update(info.methods)
                 traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
                                                        ("reads_public", info.reads_public)) if has)
-                found = [qualified_name(base, facts.imports, package)
+                found = [qualified_name(base, facts.imports, package, fallback)
                          or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:
                 if base and base not in seen:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    INTROSPECTORS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of,
-    python_syntax_error,
+    IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals,
+    constructor_of, python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 
@@ -314,14 +314,32 @@ def name_patterns(node: ast.expr) -> list[str] | None:
 
 
 # placeholder patterns of names known only at the module's end: glob patterns no attribute name matches, whose
-# "." begins no class name (no `attribute_marker` shares them)
-LISTED_MARK = "\0.listed\0"
+# "." begins no class name (no `attribute_marker` shares them); LISTED_MARK's are the index's too (facts.py)
 PARAMETER_MARK = "\0.parameter\0"
 
 
 def listed_marker(name: str) -> str:
     """The names a loop over `self.NAME` takes, until every class body of the module is seen."""
     return f"{LISTED_MARK}{name}*"
+
+
+def catches_import_error(caught: ast.expr | None) -> bool:
+    """`except ImportError:`, `except (ImportError, AttributeError):`: what it imports replaces a failed import."""
+    types = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+    return any((dotted_name(t) or "").rpartition(".")[2] in IMPORT_ERRORS for t in types)
+
+
+def first_item(name: str) -> str:
+    """The key under which a function's strings are those `name[0]` can be (`name` a row of a loop)."""
+    return f"{name}[0]"
+
+
+def first_item_of(node: ast.expr) -> str | None:
+    """`row[0]` -> "row"."""
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)
+            and type(node.slice.value) is int and node.slice.value == 0):
+        return node.value.id
+    return None
 
 
 def parameter_marker(function: str, position: int, name: str, each: bool) -> str:
@@ -522,6 +540,20 @@ def iterated_strings(value: ast.expr | None) -> list[str] | None:
         return None
     strings = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
     return strings if strings and len(strings) == len(items) else None
+
+
+def row_strings(value: ast.expr | None) -> list[str] | None:
+    """The first items of a literal container of rows, each a tuple or list beginning with a string:
+    `(("name", _check_eq), ("icon", None))` -> name, icon; None for anything else."""
+    if not isinstance(value, (ast.Tuple, ast.List)) or not value.elts:
+        return None
+    strings = []
+    for row in value.elts:
+        first = string_value(row.elts[0]) if isinstance(row, (ast.Tuple, ast.List)) and row.elts else None
+        if first is None:
+            return None
+        strings.append(first)
+    return strings
 
 
 def bound_strings(value: ast.expr | None) -> list[str]:
@@ -1118,7 +1150,10 @@ class Summarizer(ast.NodeVisitor):
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if node.name:
             self._unbind_named([node.name])
+        fallback = catches_import_error(node.type)
+        self.builder.import_fallback_depth += fallback
         self.visit_block(node)
+        self.builder.import_fallback_depth -= fallback
 
     visit_AsyncFor, visit_AsyncWith = visit_For, visit_With
 
@@ -1317,7 +1352,7 @@ class Summarizer(ast.NodeVisitor):
 
     def _note_listed(self, target: ast.expr, value: ast.expr | None) -> None:
         """`FIELDS = ("a", "b")` in a module, a class body or a function: the names a loop over it takes."""
-        strings = iterated_strings(value)
+        strings = iterated_strings(value) or row_strings(value)
         if strings is None or not isinstance(target, ast.Name):
             return
         if self.functions:
@@ -1347,10 +1382,11 @@ class Summarizer(ast.NodeVisitor):
         elif strings is None and self._self_attribute(iterable) is not None:
             # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
             strings = [listed_marker(iterable.attr)]
-        if items and isinstance(target, ast.Tuple) and target.elts:
+        if isinstance(target, ast.Tuple) and target.elts:  # a dict's items, or rows: `for name, check in ROWS:`
             target = target.elts[0]
         if strings and isinstance(target, ast.Name):
             self.functions[-1].strings.setdefault(target.id, set()).update(strings)
+            self.functions[-1].strings.setdefault(first_item(target.id), set()).update(strings)  # `row[0]`
 
     def _parameter_markers(self, name: str, each: bool) -> list[str] | None:
         """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
@@ -1505,6 +1541,8 @@ class Summarizer(ast.NodeVisitor):
         if names:
             callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
             self.builder.class_binding(names, listed_strings(value), callee, declared_names(value))
+            if isinstance(value, (ast.Name, ast.Attribute)):
+                self.builder.module_binding(names, dotted_name(value))
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -1581,9 +1619,10 @@ class Summarizer(ast.NodeVisitor):
     def resolve_module_names(self, tree: ast.Module) -> None:
         """At the module's end: a parameter naming attributes takes what the module's calls pass it; a loop
         over `self.NAME` takes the strings any class body of the module binds to NAME (a base's loop over what
-        each subclass lists), none where no body binds it."""
+        each subclass lists), and stays a placeholder for the index to find those of the other modules."""
         self._resolve_placeholders(PARAMETER_MARK, lambda key: self._passed_to(tree, key))
-        self._resolve_placeholders(LISTED_MARK, lambda name: sorted(self.bodies_listed.get(name, ())))
+        self._resolve_placeholders(LISTED_MARK, lambda name: [*sorted(self.bodies_listed.get(name, ())),
+                                                              listed_marker(name)])
 
     def _passed_to(self, tree: ast.Module, key: str) -> list[str]:
         if self.passed is None:  # walked only for a module with a parameter naming attributes
@@ -1640,6 +1679,8 @@ class Summarizer(ast.NodeVisitor):
             patterns = name_patterns(computed) if computed is not None else None
             if patterns is None and isinstance(computed, ast.Name):
                 patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
+            elif patterns is None and (row := first_item_of(computed)) is not None:
+                patterns = self._strings_bound_to(first_item(row))  # `for row in ROWS: getattr(self, row[0])`
             named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
             if named_by is not None and self.name_attributes:
                 patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]

@@ -12,7 +12,8 @@ from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
 from flake8_stale_state import library_bases
-from flake8_stale_state.library_bases import LibraryClasses, qualified_name
+from flake8_stale_state.environment import running_environment
+from flake8_stale_state.library_bases import LibraryClasses, ModuleFinder, qualified_name
 from flake8_stale_state.summary import summarize
 
 
@@ -143,7 +144,8 @@ def test_both_passes_find_the_same_documented_attributes_and_imports(source):
     if not isinstance(source, str):
         source = source.read_bytes()
     summary, full = summarize("m.py", source), full_facts("m.py", source)
-    assert (summary.documented, summary.imports) == (full.documented, full.imports)
+    assert (summary.documented, summary.imports, summary.import_fallbacks, summary.name_aliases) == (
+        full.documented, full.imports, full.import_fallbacks, full.name_aliases)
 
 
 def test_documented_attributes_follow_sphinx():
@@ -155,6 +157,44 @@ def test_documented_attributes_follow_sphinx():
     assert facts.imports == {
         "random": "random", "osp": "os.path", "Other": ".sibling.Thing", "up": "...up",
     }
+
+
+IMPORT_FALLBACKS = """\
+try:
+    from http.server import HTTPServer
+    import cPickle as pickle
+except (ImportError, AttributeError):
+    from BaseHTTPServer import HTTPServer
+    from pickle import Pickler
+try:
+    import simplejson as json
+except ValueError:  # no failed import: this binding replaces the first, as Python's would
+    import json
+"""
+
+
+def test_an_import_under_except_import_error_is_a_fallback_of_the_name_it_binds_again():
+    facts = summarize("m.py", IMPORT_FALLBACKS)
+    assert facts.imports == {"HTTPServer": "http.server.HTTPServer", "pickle": "cPickle",
+                             "Pickler": "pickle.Pickler", "json": "json"}
+    assert facts.import_fallbacks == {"HTTPServer": "BaseHTTPServer.HTTPServer"}
+    assert full_facts("m.py", IMPORT_FALLBACKS).import_fallbacks == facts.import_fallbacks
+
+
+def test_the_fallback_is_followed_only_where_the_first_import_cannot_succeed():
+    finder = ModuleFinder(running_environment())
+    first = summarize("m.py", "try:\n    import socketserver\nexcept ImportError:\n"
+                              "    import SocketServer as socketserver\n")
+    python2_first = summarize("m.py", "try:\n    import SocketServer as socketserver\nexcept ImportError:\n"
+                                      "    import socketserver\n")
+    nowhere = summarize("m.py", "try:\n    import SocketServer as socketserver\nexcept ImportError:\n"
+                                "    import NoSuchServer as socketserver\n")
+    assert qualified_name("socketserver.TCPServer", first.imports, fallback=finder.fallback_of(first)) == \
+        "socketserver.TCPServer"
+    assert qualified_name("socketserver.TCPServer", python2_first.imports,
+                          fallback=finder.fallback_of(python2_first)) == "socketserver.TCPServer"
+    assert qualified_name("socketserver.TCPServer", nowhere.imports, fallback=finder.fallback_of(nowhere)) == \
+        "SocketServer.TCPServer"  # named as missing, as before
 
 
 def test_qualified_names_follow_imports():
