@@ -227,8 +227,10 @@ def without_reset(source: bytes, deletion: Deletion) -> bytes:
 
 
 def reported(finding: Finding) -> Finding:
-    """What a finding says at its place; its related places move with the lines the copy inserts."""
-    return replace(finding, related=(), fix="")
+    """What a finding says at its place; its related places move with the lines the copy inserts. An SS101
+    hint is left out: the creation the copy inserts stands beside the constructor's other writes, and a name
+    set beside a write is no hint for it (the hint changes, the finding does not)."""
+    return replace(finding, related=(), fix="", message=finding.message.split("; did you mean ")[0], suggestion="")
 
 
 def moved(finding: Finding, deletion: Deletion) -> Finding:

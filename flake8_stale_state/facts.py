@@ -31,6 +31,7 @@ class Write(NamedTuple):
     constructor: str | None  # the class the value is made by, when it is a call of a capitalised name: "Linear"
     shared: bool  # the value may be an object held elsewhere too (a name, an attribute, an item), not a new one
     function: bool = False  # the value is a function: a lambda, or an attribute of the receiver (a bound method)
+    block: int = 0  # the list of statements the write stands in (`summary.block_key`); 0 where not known
 
 
 class ClassInfo(NamedTuple):
@@ -261,13 +262,14 @@ class FactsBuilder:
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
-              shared: bool, function: bool = False) -> None:
+              shared: bool, function: bool = False, block: int = 0) -> None:
         """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
-        may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver."""
+        may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver; `block`,
+        the statement list it stands in."""
         receiver = self.scope.receiver
         self.facts.writes.append(
             Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "",
-                  receiver is not None and owner == receiver, constructor, shared, function)
+                  receiver is not None and owner == receiver, constructor, shared, function, block)
         )
 
     def read(self, name: str, on: str | None, as_written: bool = True) -> None:

@@ -46,6 +46,7 @@ T = TypeVar("T")
 
 # bases that give their subclasses no instance attributes
 NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol", "type"}
+BESIDE_LINES = 5  # writes this many lines apart in one list of statements stand side by side
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
 # A file changed again within this long of being read can keep its size and times (timestamps are coarse):
@@ -438,19 +439,30 @@ class PackageIndex:
         return tuple(sorted(set().union(patterns.get("", ()), *(patterns.get(c, ()) for c in classes))))
 
     @cached_property
-    def _class_names(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-        """Class name -> the names assigned on its objects (through self) or bound in its body; and -> the names
-        of its methods and properties."""
+    def _class_names(self) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[tuple[str, int], list[Write]]]:
+        """Class name -> the names assigned on its objects (through self) or bound in its body; -> the names of
+        its methods and properties; and (file, statement list) -> the writes through self standing in it."""
         assigned: dict[str, set[str]] = {}
         methods: dict[str, set[str]] = {}
+        blocks: dict[tuple[str, int], list[Write]] = {}
         for facts in self.files.values():
             for write in facts.writes:
                 if write.cls and write.on_receiver:
                     assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
+                    if write.block:
+                        blocks.setdefault((facts.path, write.block), []).append(write)
             for cls, info in facts.classes.items():
                 assigned.setdefault(cls, set()).update(info.body_names, info.methods)
                 methods.setdefault(cls, set()).update(info.methods)
-        return assigned, methods
+        return assigned, methods, blocks
+
+    def names_assigned_beside(self, path: str, write: Write) -> set[str]:
+        """The names assigned through the receiver in the statements around the write, in its own list of
+        statements and a few lines away: `self.sr_conflict = 0` beside `self.sr_conflicts = []`, attributes
+        set side by side on purpose. Not those of a sibling branch (an `except:` or `elif` setting the name the
+        `try:` or `if` misspells)."""
+        return {mangled(other.name, other.cls) for other in self._class_names[2].get((path, write.block), ())
+                if other.cls == write.cls and abs(other.line - write.line) <= BESIDE_LINES}
 
     @per_argument
     def names_assigned_on(self, cls: str) -> frozenset[str]:

@@ -329,6 +329,14 @@ def catches_import_error(caught: ast.expr | None) -> bool:
     return any((dotted_name(t) or "").rpartition(".")[2] in IMPORT_ERRORS for t in types)
 
 
+def block_key(owner: ast.AST, field: str) -> int:
+    """A list of statements by the position of the statement (or `case`) holding it, and which of its lists it
+    is: the same in a file and in any excerpt of it, which keeps the headers around what it keeps."""
+    placed = owner.pattern if isinstance(owner, ast.match_case) else owner
+    line, col = getattr(placed, "lineno", 0), getattr(placed, "col_offset", 0)
+    return (line << 16) | (min(col, 0x3FFF) << 2) | STATEMENT_LISTS.index(field)
+
+
 def first_item(name: str) -> str:
     """The key under which a function's strings are those `name[0]` can be (`name` a row of a loop)."""
     return f"{name}[0]"
@@ -1019,6 +1027,7 @@ class Summarizer(ast.NodeVisitor):
         self.class_nodes: dict[str, list[ast.ClassDef]] = {}  # class name -> each class of that name
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
+        self.block = 0  # the statement list around the node (`block_key`)
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
         self.module_code = FunctionLocals()  # the module level's strings that may be code
@@ -1061,13 +1070,25 @@ class Summarizer(ast.NodeVisitor):
         for name in node_fields(node.__class__):
             value = getattr(node, name, None)
             if value.__class__ is list:
+                statements = name in STATEMENT_LISTS
+                if statements:  # the writes of one list of statements stand side by side
+                    outer, self.block = self.block, block_key(node, name)
                 for item in value:
                     kind = item.__class__
                     if kind not in NOT_WALKED:
                         (handlers.get(kind) or self.handler(kind))(item)
+                if statements:
+                    self.block = outer
             elif value.__class__ not in NOT_WALKED:
                 kind = value.__class__
                 (handlers.get(kind) or self.handler(kind))(value)
+
+    def visit_statements(self, owner: ast.AST, field: str) -> None:
+        """One of a statement's lists of statements, walked by hand (the generic walk numbers its own alike)."""
+        outer, self.block = self.block, block_key(owner, field)
+        for statement in getattr(owner, field):
+            self.visit(statement)
+        self.block = outer
 
     def _note_attribute_docstrings(self, node: ast.AST) -> None:
         """Assignments of the node's blocks that a string statement follows."""
@@ -1595,7 +1616,7 @@ class Summarizer(ast.NodeVisitor):
             column = self.source.column(node.lineno, node.col_offset)
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value),
-                               function)
+                               function, self.block)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
@@ -1826,11 +1847,9 @@ class Summarizer(ast.NodeVisitor):
         """An `if` whose test tells `told` of its own block (not of its `else`), kept on `stack` meanwhile."""
         stack.append(told)
         self.visit(node.test)
-        for statement in node.body:
-            self.visit(statement)
+        self.visit_statements(node, "body")
         stack.pop()
-        for statement in node.orelse:
-            self.visit(statement)
+        self.visit_statements(node, "orelse")
 
     # Classes and functions are entered before their decorators, bases and parameters are
     # visited, as the libcst traversal does.

@@ -81,7 +81,7 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
     return not write.name.startswith("_") and "exception" in index.traits_of(write.cls)
 
 
-def suggestion(write: Write, index: PackageIndex) -> str | None:
+def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
     """The attribute readers use where the write drifted from it, if one can be told: a name read on the
     write's own classes (through self, or on an object of known class; a read on an object of any class is
     too weak a sign), never a method, property, class or constant. In order:
@@ -89,7 +89,8 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
       sharing half its words with the write's, where those classes assign every attribute by name in the
       package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
-      those nothing there assigns first."""
+      those nothing there assigns first, and never one the statements around the write assign too: the two
+      are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`)."""
     cls = write.cls
     if not cls:
         return None
@@ -98,7 +99,9 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
-    return closest(write.name, unassigned, same_class) or closest(write.name, own, same_class)
+    beside = index.names_assigned_beside(path, write)
+    apart = [name for name in own if mangled(name, cls) not in beside]
+    return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -112,10 +115,10 @@ def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], froz
     return frozenset(own), same_class, unassigned
 
 
-def drift_partner(write: Write, index: PackageIndex) -> str | None:
+def drift_partner(write: Write, index: PackageIndex, path: str) -> str | None:
     """The reader side of a drift: a name read on the write's hierarchy that nothing there assigns, close to
     the write's. It outranks a class-wide excuse: that read fails with AttributeError, this write is unused."""
-    hint = suggestion(write, index)
+    hint = suggestion(write, index, path)
     return hint if hint is not None and mangled(hint, write.cls) not in index.names_assigned_on(write.cls) else None
 
 
@@ -139,7 +142,7 @@ def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> It
             continue
         if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
             continue
-        if not is_taken_whole(write, index) or drift_partner(write, index) is not None:
+        if not is_taken_whole(write, index) or drift_partner(write, index, facts.path) is not None:
             yield write
 
 
@@ -154,7 +157,7 @@ def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) ->
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
     for write in dead_writes(facts, index, settings):
-        hint = suggestion(write, index)
+        hint = suggestion(write, index, facts.path)
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
