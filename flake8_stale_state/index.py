@@ -207,10 +207,15 @@ class PackageIndex:
                     own.add("reads_all")
                 if any(is_exception_name(short(b)) for b in info.bases):
                     own.add("exception")
-            # a base from outside: what its `__setattr__`, `__eq__` do
-            for cls, base in qualified_bases(facts, self.libraries.finder):
-                traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
+        for cls, base in self.outside_bases:  # what its `__setattr__`, `__eq__` do
+            traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
         return inherited_along(traits, self.class_bases)
+
+    @cached_property
+    def outside_bases(self) -> list[tuple[str, str]]:
+        """(class, base) for each base of the package's classes defined outside it (`qualified_bases`): found
+        once, for the traits, the reads and the methods those bases give."""
+        return [pair for facts in self.files.values() for pair in qualified_bases(facts, self.libraries.finder)]
 
     def traits_of(self, cls: str | None) -> set[str]:
         return self.traits.get(cls, set()) if cls else set()
@@ -506,9 +511,8 @@ class PackageIndex:
         """Class name -> what `of_base` gives for its bases from outside the package (the standard library,
         installed libraries), inherited within the package."""
         own: dict[str, set[str]] = {}
-        for facts in self.files.values():
-            for cls, base in qualified_bases(facts, self.libraries.finder):
-                own.setdefault(cls, set()).update(of_base(base))
+        for cls, base in self.outside_bases:
+            own.setdefault(cls, set()).update(of_base(base))
         return inherited_along(own, self.class_bases)
 
     @cached_property

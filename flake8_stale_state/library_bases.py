@@ -97,11 +97,11 @@ class ModuleFinder:
         (`from ._compat import xmlrpclib`, then `xmlrpclib.Transport`) is followed through that module's
         imports. None for a class of the package (the index relates those by name), or one not to be told."""
         for _ in range(MAX_CLASSES):
-            if qualified.split(".")[0] not in self.own:
-                return qualified
             parts = qualified.split(".")
-            module = next((".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)
-                           if ".".join(parts[:i]) in self.modules), None)
+            if parts[0] not in self.own:
+                return qualified
+            prefixes = (".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1))  # the longest first
+            module = next((prefix for prefix in prefixes if prefix in self.modules), None)
             if module is None:
                 return None
             facts, package = self.modules[module]
@@ -145,10 +145,7 @@ class ModuleFinder:
     def missing(self, qualified: str) -> MissingBase | None:
         """The base `qualified` as missing, if its top-level module is in neither the package, the standard
         library nor the environment."""
-        top = qualified.split(".")[0]
-        if top in self.own or top in sys.stdlib_module_names or is_installed(self.environment.library_folders, top):
-            return None
-        return MissingBase(qualified, self.environment.location)
+        return None if self.has(qualified) else MissingBase(qualified, self.environment.location)
 
 
 def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[str, str]]:

@@ -323,10 +323,15 @@ def listed_marker(name: str) -> str:
     return f"{LISTED_MARK}{name}*"
 
 
+def caught_names(caught: ast.expr | None) -> set[str]:
+    """The short names of the exceptions an `except` clause names: `except (ImportError, socket.error):`."""
+    types = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+    return {(dotted_name(t) or "").rpartition(".")[2] for t in types}
+
+
 def catches_import_error(caught: ast.expr | None) -> bool:
     """`except ImportError:`, `except (ImportError, AttributeError):`: what it imports replaces a failed import."""
-    types = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
-    return any((dotted_name(t) or "").rpartition(".")[2] in IMPORT_ERRORS for t in types)
+    return bool(caught_names(caught) & IMPORT_ERRORS)
 
 
 def block_key(owner: ast.AST, field: str) -> int:
@@ -1135,10 +1140,7 @@ class Summarizer(ast.NodeVisitor):
     def visit_Try(self, node: ast.Try) -> None:
         """Under a `try` that catches a failed lookup (`except KeyError:`), a change that fails where the item is
         absent (`self.tags.remove(tag)`, `del self.pending[key]`) tells the code what the attribute holds."""
-        types = [t for handler in node.handlers if handler.type is not None
-                 for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])]
-        catches = any(handler.type is None for handler in node.handlers) or any(
-            (dotted_name(t) or "").rpartition(".")[2] in LOOKUP_ERRORS for t in types)
+        catches = any(handler.type is None or caught_names(handler.type) & LOOKUP_ERRORS for handler in node.handlers)
         self.lookup_caught += catches
         self.visit_block(node)
         self.lookup_caught -= catches
