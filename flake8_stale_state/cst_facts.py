@@ -11,6 +11,7 @@ import ast
 import functools
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -411,12 +412,19 @@ def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> s
     return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"
 
 
-def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, type[Collector]]) -> FileFacts:
-    """One parse and one batched traversal; a file that cannot be parsed yields facts with `error`."""
+def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, type[Collector]],
+                  summary: FileFacts | None = None) -> FileFacts:
+    """One parse and one batched traversal; a file that cannot be parsed yields facts with `error`. Where the
+    `ast` summary of the whole file is given (`source` may then be an excerpt of it), the facts are that summary's
+    with the checks' own; else libcst's tree of `source` makes them all, through Python's where Python accepts
+    it."""
     try:
-        module, tree = parse(source)
+        if summary is None:
+            module, tree = parse(source)
+        else:  # Python parsed the whole file, hence any excerpt of it: no guard against deep nesting is needed
+            module, tree = on_large_stack(cst.parse_module, source), None
         scope = Scope()
-        core = AttributeCollector(scope) if tree is None else None
+        core = AttributeCollector(scope) if tree is None and summary is None else None
         own = {code: collector(scope) for code, collector in check_collectors.items()}
         visitors = [ScopeOpener(scope), *filter(None, [core]), *own.values(), ScopeCloser(scope)]
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
@@ -436,7 +444,10 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
     except Exception as error:  # one file's failure must not cost the package its other files
         return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")
     # the facts of the package index, as the pre-pass makes them, with each check's own facts from libcst
-    facts = summary_of_tree(path, tree, source) if core is None else core.result()
+    if summary is not None:
+        facts = replace(summary)
+    else:
+        facts = summary_of_tree(path, tree, source) if core is None else core.result()
     if facts.error is not None:
         return facts
     facts.path = path

@@ -47,7 +47,8 @@ class Analyzer:
         self.index_kind = summary_kind() if settings.prepass else libcst_kind(RULES)
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
-        self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
+        # libcst facts made ahead, beside the summaries or by `prepare`, with their kind, by resolved path
+        self._full: dict[str, tuple[FactsKind, FileFacts]] = {}
         self._from_disk: set[str] = set()  # resolved paths whose index facts were made or checked from the disk
         self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
@@ -117,7 +118,7 @@ class Analyzer:
                 files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
             entry = "+".join(map(str, roots))  # one package entry for the package's files, one for their bases'
-            facts = package_facts(entry, files, self.index_kind, cache, self._real, workers)
+            facts = package_facts(entry, files, self.index_kind, cache, self._real, workers, self._full)
             finder = ModuleFinder(self.environment, own_modules(roots, files), modules_of(roots, facts))
             bases = sorted(base_modules(facts.values(), finder))
             ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
@@ -152,10 +153,12 @@ class Analyzer:
         return cached_facts(self.index_kind, key, source, digest, self._cache(index.root))
 
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> FactsKind | None:
-        """The libcst facts a file needs, by its summary: with the collectors of the rules that may report on
-        it (of every rule where the summary failed), of only the lines they ask for where each of them can
-        tell; the summary's own kind where those rules collect nothing of their own (the summary is all they
-        read); None where no rule can report."""
+        """The libcst facts a file needs, by its summary: none where no rule can report (by the rules' verdicts on
+        the package); the summary's own kind where those that can collect nothing of their own (the summary is
+        all they read); else those its summary alone tells the collectors need (`FactsKind.libcst_for`), which
+        the worker that made the summary made beside it. Of every rule, of the whole file, where the summary
+        failed, or where it tells of none that a rule able to report needs (a rule's verdict looser than its
+        lines)."""
         if summary.error is not None:
             return libcst_kind(RULES)
         rules = [rule for rule in RULES if rule.may_report is None or rule.may_report(summary, index, self.settings)]
@@ -163,10 +166,10 @@ class Analyzer:
             return None
         if not any(rule.collecting for rule in rules):
             return self.index_kind
-        lines: set[int] = set()
-        if all(rule.lines_needed is not None for rule in rules):
-            lines = set().union(*(rule.lines_needed(summary, index, self.settings) for rule in rules))
-        return libcst_kind(rules, lines)
+        told = self.index_kind.libcst_for(summary)
+        if told is None or not {rule.collecting for rule in rules if rule.collecting} <= set(told.collecting):
+            return libcst_kind(rules)
+        return told
 
     def _needed_kind(self, key: str, facts: FileFacts, index: PackageIndex) -> FactsKind | None:
         """`_full_kind`, once per file of a run: `prepare` asks it of every file, and `check` again."""
@@ -193,11 +196,18 @@ class Analyzer:
                 key = str(self._real(path))
                 facts = index.files.get(key)
                 kind = self._needed_kind(key, facts, index) if facts is not None else None
-                if kind not in (None, self.index_kind):
+                if kind not in (None, self.index_kind) and self._made_ahead(key, kind, facts) is None:
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
-                self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
+                made = gather_facts(kinds, self._cache(root), self._real, workers)
+                self._full.update((key, (kinds[path], made[key])) for path in kinds
+                                  if (key := str(self._real(path))) in made)
             gc.freeze()  # as `index_for` does: these facts serve the whole run
+
+    def _made_ahead(self, key: str, kind: FactsKind, summary: FileFacts) -> FileFacts | None:
+        """The libcst facts of the kind made ahead of the file's check, from the source its summary is of."""
+        ahead = self._full.get(key)
+        return ahead[1] if ahead and ahead[0] == kind and ahead[1].digest == summary.digest else None
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
@@ -219,16 +229,16 @@ class Analyzer:
             kind = self._needed_kind(key, facts, index)
             if kind is None:
                 return []
-            ready = self._full.get(key)  # made from the same source, hence for the same rules
+            ready = self._made_ahead(key, kind, facts)
             if kind == self.index_kind:
                 pass  # the summary is all the rules that may report here read
-            elif ready is not None and ready.digest == facts.digest:
+            elif ready is not None:
                 facts = ready
             else:
                 source = read_source(path) if source is None else source
                 if source is None:
                     return unreadable(display)
-                facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root))
+                facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root), facts)
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
         found = [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]

@@ -15,14 +15,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import LISTED_MARK, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
-from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, summarize
+from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, parsed_summary
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -557,28 +557,40 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def facts_of(kind: FactsKind, path: str, source: bytes | str) -> FileFacts:
-    """Facts of a kind, made anew. libcst's are what findings and fixes are made of: of the excerpt holding the
-    kind's lines where it names some (an excerpt libcst rejects says nothing of the file: then of the whole
-    file), else of the whole file. A summary is libcst's where `ast` cannot parse the file."""
+def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None,
+             tree: ast.Module | None = None) -> FileFacts:
+    """Facts of a kind, made anew; `summary` (and `tree`, the `ast` tree it was made of) where the source is
+    summarised already. A summary is libcst's where `ast` cannot parse the file."""
     if kind.documentation:
         return documentation_summary(path, source)
-    if not kind.libcst:
-        facts = summarize(path, source)
-        if facts.error is None:
-            return facts
-    from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file needs parsing
+    if summary is None:
+        summary, tree = parsed_summary(path, source)
+    if not kind.libcst and summary.error is None:
+        return summary
+    return libcst_facts(kind, path, source, summary, tree)
+
+
+def libcst_facts(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts,
+                 tree: ast.Module | None = None) -> FileFacts:
+    """libcst's facts, what findings and fixes are made of: the `ast` summary of the whole file with the checks'
+    own facts, of the excerpt holding the kind's lines where it names some (an excerpt libcst rejects says
+    nothing of the file: then of the whole file), else of the whole file. Where `ast` could not summarise the
+    file, libcst's tree makes the summary too."""
+    from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
 
     collectors = {c.code: c.collector() for c in kind.collecting}
-    part = excerpt_of(source, kind.lines) if kind.libcst and kind.lines else None
-    facts = collect_facts(path, part, collectors) if part is not None else None
-    return facts if facts is not None and facts.error is None else collect_facts(path, source, collectors)
+    if summary.error is not None:
+        return collect_facts(path, source, collectors)
+    part = excerpt_of(source, tree, kind.lines) if kind.libcst and kind.lines else None
+    facts = collect_facts(path, part, collectors, summary) if part is not None else None
+    return facts if facts is not None and facts.error is None else collect_facts(path, source, collectors, summary)
 
 
-def excerpt_of(source: bytes | str, lines: Collection[int]) -> bytes | str | None:
-    """The part of the source that holds `lines`; None where Python's parser cannot say what that is."""
+def excerpt_of(source: bytes | str, tree: ast.Module | None, lines: Collection[int]) -> bytes | str | None:
+    """The part of the source that holds `lines` (by its `ast` tree, parsed here if not given); None where it
+    cannot be told."""
     try:
-        return excerpt(source, ast.parse(source), lines)
+        return excerpt(source, tree or ast.parse(source), lines)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -615,29 +627,57 @@ def _made(cache: FactsCache, kind: FactsKind, digest: str, facts: FileFacts) -> 
     return facts
 
 
-def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, cache: FactsCache) -> FileFacts:
-    """Facts of one source, from the cache when it knows them."""
-    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, facts_of(kind, path, source))
+def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, cache: FactsCache,
+                 summary: FileFacts | None = None) -> FileFacts:
+    """Facts of one source, from the cache when it knows them (`summary`: the source's, where made already)."""
+    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, facts_of(kind, path, source, summary))
 
 
-def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
+class Made(NamedTuple):
+    """A file's facts of the kind asked for; beside a summary, the libcst facts it tells the checks need
+    (`FactsKind.libcst_for`), made by the same process from the same read and parse, with their kind."""
+
+    facts: FileFacts
+    libcst: tuple[FactsKind, FileFacts] | None = None
+
+
+def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> Made | None:
     """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
     the file cannot be read."""
     source = read_source(Path(path))
-    return None if source is None else _made(cache, kind, source_digest(source), facts_of(kind, key_path, source))
+    if source is None:
+        return None
+    digest = source_digest(source)
+    summary, tree = (None, None) if kind.libcst or kind.documentation else parsed_summary(key_path, source)
+    facts = _made(cache, kind, digest, facts_of(kind, key_path, source, summary, tree))
+    wanted = kind.libcst_for(facts) if facts is summary and kind.collecting else None
+    if wanted is None:
+        return Made(facts)
+    full = _cached(cache, wanted, key_path, digest) or _made(
+        cache, wanted, digest, libcst_facts(wanted, key_path, source, summary, tree))
+    return Made(facts, (wanted, full))
 
 
-def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
+def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple | None:
     """`read_and_make` in a worker, with the cycle collector paused: a syntax tree is some hundred thousand
     objects and no cycle, and the collector's passes over them while the file is read cost about a fifteenth
     of the work; what the file's analysis leaves in cycles is a hundred objects or so, collected once it is on
-    again."""
+    again. The facts go back as data, with their content digest."""
     gc.disable()
     try:
-        facts = read_and_make(*item)
+        made = read_and_make(*item)
     finally:
         gc.enable()
-    return None if facts is None else (facts.digest, facts.to_data())
+    if made is None:
+        return None
+    libcst = made.libcst and (made.libcst[0], made.libcst[1].to_data())
+    return made.facts.digest, made.facts.to_data(), libcst
+
+
+def _decoded(key_path: str, digest: str, data: dict, kind: FactsKind) -> FileFacts:
+    facts = FileFacts.from_data(key_path, data, kind.facts_types)
+    facts.digest = digest
+    return facts
 
 
 def _can_fork_workers() -> bool:
@@ -670,7 +710,7 @@ class Workers:
             for _ in range(self.count):
                 self._pool.submit(importlib.import_module, module)
 
-    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[FileFacts | None]:
+    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[Made | None]:
         """`read_and_make` of each (kind, path, resolved path)."""
         if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
             from concurrent.futures import ProcessPoolExecutor
@@ -678,21 +718,25 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count)
         if self._pool is None or len(items) < 2:
             return [read_and_make(*item, cache) for item in items]
-        made: list[FileFacts | None] = []
+        made: list[Made | None] = []
         results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
                                  chunksize=max(1, len(items) // 64))
         for (kind, _, key_path), result in zip(items, results):
-            facts = None if result is None else FileFacts.from_data(key_path, result[1], kind.facts_types)
-            if facts is not None:
-                facts.digest = result[0]
-            made.append(facts)
+            if result is None:
+                made.append(None)
+                continue
+            digest, data, libcst = result
+            made.append(Made(_decoded(key_path, digest, data, kind),
+                             libcst and (libcst[0], _decoded(key_path, digest, libcst[1], libcst[0]))))
         return made
 
 
 def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
-                 workers: Workers | None = None) -> dict[str, FileFacts]:
+                 workers: Workers | None = None, libcst: dict[str, tuple[FactsKind, FileFacts]] | None = None
+                 ) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
-    known, else made, in parallel (by `workers` where given)."""
+    known, else made, in parallel (by `workers` where given). The libcst facts made beside the summaries made
+    go into `libcst`, by resolved path, where given."""
     files: dict[str, FileFacts | None] = {}  # in the order wanted, whatever order they are made in
     missing: list[tuple[int, tuple[FactsKind, str, str]]] = []  # size, (kind, path, resolved path)
     for path, kind in wanted.items():
@@ -707,7 +751,10 @@ def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: C
     items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
     with Workers() if workers is None else nullcontext(workers) as pool:
         made = pool.make_all(items, cache)
-    files.update((key_path, facts) for (_, _, key_path), facts in zip(items, made))
+    for (_, _, key_path), result in zip(items, made):
+        files[key_path] = result and result.facts
+        if result and result.libcst and libcst is not None:
+            libcst[key_path] = result.libcst
     return {path: facts for path, facts in files.items() if facts is not None}  # None: gone since it was read
 
 
@@ -734,10 +781,12 @@ def _recorded(record: object, status: list[int] | None, path: str, kind: FactsKi
 
 
 def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: FactsCache,
-                  resolve: Callable[[Path], Path] = real_path, workers: Workers | None = None) -> dict[str, FileFacts]:
+                  resolve: Callable[[Path], Path] = real_path, workers: Workers | None = None,
+                  libcst: dict[str, tuple[FactsKind, FileFacts]] | None = None) -> dict[str, FileFacts]:
     """`gather_facts` of a package's files through one entry holding them all: a file whose status (size,
     times, inode) is the one recorded takes the facts recorded, unread; the others are read, and their facts
-    found by content or made, as `gather_facts` does. The entry is written again when any of it changed."""
+    found by content or made, as `gather_facts` does (with the libcst facts made beside them, into `libcst`).
+    The entry is written again when any of it changed."""
     started = time.time_ns()
     recorded = cache.load_package(name, kind.key)
     statuses = {str(resolve(path)): file_status(path) for path in files}  # taken before any file is read
@@ -746,7 +795,8 @@ def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: Fact
         facts = _recorded(recorded.get(path), status, path, kind)
         if facts is not None:
             known[path] = facts
-    made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers)
+    made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers,
+                        libcst)
     gathered = {path: known.get(path) or made[path] for path in statuses if path in known or path in made}
     entry = {}
     for path, facts in gathered.items():

@@ -1967,13 +1967,19 @@ class Summarizer(ast.NodeVisitor):
 
 def summarize(path: str, source: str | bytes) -> FileFacts:
     """Facts from `ast`; a file Python cannot parse yields facts with `error`."""
+    return parsed_summary(path, source)[0]
+
+
+def parsed_summary(path: str, source: str | bytes) -> tuple[FileFacts, ast.Module | None]:
+    """`summarize`, with the tree it was made of (None where Python cannot parse the file), for what else the
+    same parse serves."""
     try:
         tree = ast.parse(source)
     except SyntaxError as error:
-        return FileFacts(path=path, error=python_syntax_error(error))
+        return FileFacts(path=path, error=python_syntax_error(error)), None
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting beyond the parser
-        return FileFacts(path=path, error=f"cannot parse: {type(error).__name__}")
-    return summary_of_tree(path, tree, source)
+        return FileFacts(path=path, error=f"cannot parse: {type(error).__name__}"), None
+    return summary_of_tree(path, tree, source), tree
 
 
 class SourceLines:

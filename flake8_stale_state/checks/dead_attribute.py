@@ -150,11 +150,6 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
     return any(dead_writes(summary, index, settings))
 
 
-def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
-    """The lines libcst must see to judge the file: those of the writes its summary finds dead."""
-    return {write.line for write in dead_writes(summary, index, settings)}
-
-
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
     for write in dead_writes(facts, index, settings):
         hint = suggestion(write, index, facts.path)
@@ -225,6 +220,5 @@ class Quiet(logging.StreamHandler):
     ),
     check=check,
     may_report=may_report,
-    lines_needed=lines_needed,
     names_missing_bases=True,
 )
