@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -292,14 +293,17 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
 
 def modules_of(roots: tuple[Path, ...], facts: Mapping[str, FileFacts]) -> dict[str, tuple[FileFacts, str]]:
     """The package's files by module name (`pkg.sub.mod`), each with the package its relative imports start
-    from; a package's name is its `__init__.py`'s."""
+    from; a package's name is its `__init__.py`'s. By the paths' text: every path is resolved, and a package's
+    files are many."""
     modules = {}
-    named_from = {root: root.parent if is_package(root) else root for root in roots}
+    folders = [(os.path.normcase(os.path.join(root, "")),
+                len(os.path.join(root.parent if is_package(root) else root, ""))) for root in roots]
     for path, file_facts in facts.items():
-        root = next((root for root in roots if Path(path).is_relative_to(root)), None)
-        if root is None:
+        under = os.path.normcase(path)
+        named_from = next((start for folder, start in folders if under.startswith(folder)), None)
+        if named_from is None:
             continue  # a link to a file outside the package's folders: no module name to import it by
-        parts = list(Path(path).relative_to(named_from[root]).with_suffix("").parts)
+        parts = os.path.splitext(path[named_from:])[0].split(os.sep)
         if parts[-1] == "__init__":
             parts.pop()
             package = ".".join(parts)
