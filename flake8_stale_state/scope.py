@@ -19,19 +19,21 @@ class Frame:
 
 
 class Scope:
-    """The stack of classes and functions around the node being visited."""
+    """The stack of classes and functions around the node being visited. The innermost frame and its receiver
+    are kept as plain attributes, set as frames come and go: the walks ask for them at almost every node."""
 
     def __init__(self) -> None:
         self.frames: list[Frame] = []
+        self.current: Frame | None = None
+        self.receiver: str | None = None  # name bound to the instance (self/cls), None outside methods
 
-    @property
-    def current(self) -> Frame | None:
-        return self.frames[-1] if self.frames else None
+    def _entered(self, frame: Frame) -> None:
+        self.frames.append(frame)
+        self._settled()
 
-    @property
-    def receiver(self) -> str | None:
-        frame = self.current
-        return frame.receiver if frame and frame.kind == "function" else None
+    def _settled(self) -> None:
+        frame = self.current = self.frames[-1] if self.frames else None
+        self.receiver = frame.receiver if frame and frame.kind == "function" else None
 
     @property
     def owner_class(self) -> str | None:
@@ -54,7 +56,7 @@ class Scope:
         return len(self.frames) >= 2 and self.frames[-1].kind == "function" and self.frames[-2].kind == "class"
 
     def enter_class(self, name: str) -> None:
-        self.frames.append(Frame("class", name, name, None, None))
+        self._entered(Frame("class", name, name, None, None))
 
     def enter_function(self, name: str, parameters: list[str], first: str | None, decorators: list[str]) -> None:
         """`first` is the first positional parameter, the receiver of a method."""
@@ -68,7 +70,8 @@ class Scope:
             frame = Frame("function", name, parent.owner_class, parent.method, receiver)
         else:
             frame = Frame("function", name, None, None, None)
-        self.frames.append(frame)
+        self._entered(frame)
 
     def leave(self) -> None:
         self.frames.pop()
+        self._settled()
