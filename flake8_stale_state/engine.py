@@ -48,8 +48,7 @@ class Analyzer:
         self.index_kind = summary_kind() if settings.prepass else libcst_kind(RULES)
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
-        # libcst facts made ahead, beside the summaries or by `prepare`, with their kind, by resolved path
-        self._full: dict[str, tuple[FactsKind, FileFacts]] = {}
+        self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
         self._from_disk: set[str] = set()  # resolved paths whose index facts were made or checked from the disk
         self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
@@ -119,7 +118,7 @@ class Analyzer:
                 files = self.python_files(roots[0], recursive=is_package(roots[0]))
             cache = self._cache(roots[0])
             entry = "+".join(map(str, roots))  # one package entry for the package's files, one for their bases'
-            facts = package_facts(entry, files, self.index_kind, cache, self._real, workers, self._full)
+            facts = package_facts(entry, files, self.index_kind, cache, self._real, workers)
             finder = ModuleFinder(self.environment, own_modules(roots, files), modules_of(roots, facts))
             bases = sorted(base_modules(facts.values(), finder))
             ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
@@ -154,23 +153,22 @@ class Analyzer:
         return cached_facts(self.index_kind, key, source, digest, self._cache(index.root))
 
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> FactsKind | None:
-        """The libcst facts a file needs, by its summary: none where no rule can report (by the rules' verdicts on
-        the package); the summary's own kind where those that can collect nothing of their own (the summary is
-        all they read); else those its summary alone tells the collectors need (`FactsKind.libcst_for`), which
-        the worker that made the summary made beside it. Of every rule, of the whole file, where the summary
-        failed, or where it tells of none that a rule able to report needs (a rule's verdict looser than its
-        lines)."""
+        """The libcst facts a file needs, by its summary: with the collectors of the rules that may report on
+        it (of every rule where the summary failed), of only the lines those collectors ask for where each of
+        them can tell (the facts hold the summary of the whole file, all the other rules read); the summary's
+        own kind where those rules collect nothing of their own; None where no rule can report."""
         if summary.error is not None:
             return libcst_kind(RULES)
         rules = [rule for rule in RULES if rule.may_report is None or rule.may_report(summary, index, self.settings)]
+        collecting = [rule for rule in rules if rule.collecting]
         if not rules:
             return None
-        if not any(rule.collecting for rule in rules):
+        if not collecting:
             return self.index_kind
-        told = self.index_kind.libcst_for(summary)
-        if told is None or not {rule.collecting for rule in rules if rule.collecting} <= set(told.collecting):
-            return libcst_kind(rules)
-        return told
+        lines: set[int] = set()
+        if all(rule.lines_needed is not None for rule in collecting):
+            lines = set().union(*(rule.lines_needed(summary, index, self.settings) for rule in collecting))
+        return libcst_kind(rules, lines)
 
     def _needed_kind(self, key: str, facts: FileFacts, index: PackageIndex) -> FactsKind | None:
         """`_full_kind`, once per file of a run: `prepare` asks it of every file, and `check` again."""
@@ -197,18 +195,11 @@ class Analyzer:
                 key = str(self._real(path))
                 facts = index.files.get(key)
                 kind = self._needed_kind(key, facts, index) if facts is not None else None
-                if kind not in (None, self.index_kind) and self._made_ahead(key, kind, facts) is None:
+                if kind not in (None, self.index_kind):
                     wanted.setdefault(index.root, {})[path] = kind
             for root, kinds in wanted.items():
-                made = gather_facts(kinds, self._cache(root), self._real, workers)
-                self._full.update((key, (kinds[path], made[key])) for path in kinds
-                                  if (key := str(self._real(path))) in made)
+                self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
             gc.freeze()  # as `index_for` does: these facts serve the whole run
-
-    def _made_ahead(self, key: str, kind: FactsKind, summary: FileFacts) -> FileFacts | None:
-        """The libcst facts of the kind made ahead of the file's check, from the source its summary is of."""
-        ahead = self._full.get(key)
-        return ahead[1] if ahead and ahead[0] == kind and ahead[1].digest == summary.digest else None
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
@@ -230,10 +221,10 @@ class Analyzer:
             kind = self._needed_kind(key, facts, index)
             if kind is None:
                 return []
-            ready = self._made_ahead(key, kind, facts)
+            ready = self._full.get(key)  # made from the same source, hence for the same rules
             if kind == self.index_kind:
                 pass  # the summary is all the rules that may report here read
-            elif ready is not None:
+            elif ready is not None and ready.digest == facts.digest:
                 facts = ready
             else:
                 source = read_source(path) if source is None else source

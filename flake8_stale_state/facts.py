@@ -84,14 +84,11 @@ def spanned_lines(spans: Iterable[tuple[int, int]]) -> set[int]:
 @dataclass(frozen=True)
 class Collecting:
     """A check's own libcst facts: its collector class, loaded only when a file is parsed (a run served from the
-    cache never imports libcst), the frozen dataclass the collector returns, for the cache's codec, and the lines
-    of a file its collector must see, told by the file's summary alone, whatever the rest of the package holds:
-    none where the check cannot report on the file; `lines` None: the whole of every file."""
+    cache never imports libcst), and the frozen dataclass the collector returns, for the cache's codec."""
 
     code: str
-    collector: Callable[[], type]  # module-level functions, so that worker processes can be sent them
+    collector: Callable[[], type]  # a module-level function, so that worker processes can be sent it
     facts: type
-    lines: Callable[[FileFacts], set[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -117,19 +114,6 @@ class FactsKind:
     @cached_property
     def facts_types(self) -> dict[str, type]:
         return {c.code: c.facts for c in self.collecting}
-
-    def libcst_for(self, summary: FileFacts) -> FactsKind | None:
-        """The libcst facts of a file that this kind's collectors need, told by the file's summary alone: with
-        the collectors that must see some of it, of the excerpt holding their lines (the whole file where one
-        of them wants every file whole); None where none must. A summary decides it, whatever the rest of the
-        package holds, so that the worker that made the summary can make these at once."""
-        wanted = [(c, None if c.lines is None else c.lines(summary)) for c in self.collecting]
-        wanted = [(c, lines) for c, lines in wanted if lines is None or lines]
-        if not wanted:
-            return None
-        whole = any(lines is None for _, lines in wanted)
-        lines = () if whole else tuple(sorted(set().union(*(lines for _, lines in wanted))))
-        return FactsKind(libcst=True, collecting=tuple(c for c, _ in wanted), lines=lines)
 
 
 @dataclass

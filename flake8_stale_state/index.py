@@ -15,7 +15,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
@@ -557,17 +557,15 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None,
-             tree: ast.Module | None = None) -> FileFacts:
-    """Facts of a kind, made anew; `summary` (and `tree`, the `ast` tree it was made of) where the source is
-    summarised already. A summary is libcst's where `ast` cannot parse the file."""
+def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None) -> FileFacts:
+    """Facts of a kind, made anew (from `summary`, the source's, where it is made already). A summary is
+    libcst's where `ast` cannot parse the file."""
     if kind.documentation:
         return documentation_summary(path, source)
+    tree = None
     if summary is None:
         summary, tree = parsed_summary(path, source)
-    if not kind.libcst and summary.error is None:
-        return summary
-    return libcst_facts(kind, path, source, summary, tree)
+    return summary if not kind.libcst and summary.error is None else libcst_facts(kind, path, source, summary, tree)
 
 
 def libcst_facts(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts,
@@ -633,51 +631,24 @@ def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, c
     return _cached(cache, kind, path, digest) or _made(cache, kind, digest, facts_of(kind, path, source, summary))
 
 
-class Made(NamedTuple):
-    """A file's facts of the kind asked for; beside a summary, the libcst facts it tells the checks need
-    (`FactsKind.libcst_for`), made by the same process from the same read and parse, with their kind."""
-
-    facts: FileFacts
-    libcst: tuple[FactsKind, FileFacts] | None = None
-
-
-def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> Made | None:
+def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
     """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
     the file cannot be read."""
     source = read_source(Path(path))
-    if source is None:
-        return None
-    digest = source_digest(source)
-    summary, tree = (None, None) if kind.libcst or kind.documentation else parsed_summary(key_path, source)
-    facts = _made(cache, kind, digest, facts_of(kind, key_path, source, summary, tree))
-    wanted = kind.libcst_for(facts) if facts is summary and kind.collecting else None
-    if wanted is None:
-        return Made(facts)
-    full = _cached(cache, wanted, key_path, digest) or _made(
-        cache, wanted, digest, libcst_facts(wanted, key_path, source, summary, tree))
-    return Made(facts, (wanted, full))
+    return None if source is None else _made(cache, kind, source_digest(source), facts_of(kind, key_path, source))
 
 
-def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple | None:
+def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
     """`read_and_make` in a worker, with the cycle collector paused: a syntax tree is some hundred thousand
     objects and no cycle, and the collector's passes over them while the file is read cost about a fifteenth
     of the work; what the file's analysis leaves in cycles is a hundred objects or so, collected once it is on
-    again. The facts go back as data, with their content digest."""
+    again."""
     gc.disable()
     try:
-        made = read_and_make(*item)
+        facts = read_and_make(*item)
     finally:
         gc.enable()
-    if made is None:
-        return None
-    libcst = made.libcst and (made.libcst[0], made.libcst[1].to_data())
-    return made.facts.digest, made.facts.to_data(), libcst
-
-
-def _decoded(key_path: str, digest: str, data: dict, kind: FactsKind) -> FileFacts:
-    facts = FileFacts.from_data(key_path, data, kind.facts_types)
-    facts.digest = digest
-    return facts
+    return None if facts is None else (facts.digest, facts.to_data())
 
 
 def _can_fork_workers() -> bool:
@@ -710,7 +681,7 @@ class Workers:
             for _ in range(self.count):
                 self._pool.submit(importlib.import_module, module)
 
-    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[Made | None]:
+    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[FileFacts | None]:
         """`read_and_make` of each (kind, path, resolved path)."""
         if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
             from concurrent.futures import ProcessPoolExecutor
@@ -718,25 +689,21 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count)
         if self._pool is None or len(items) < 2:
             return [read_and_make(*item, cache) for item in items]
-        made: list[Made | None] = []
+        made: list[FileFacts | None] = []
         results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
                                  chunksize=max(1, len(items) // 64))
         for (kind, _, key_path), result in zip(items, results):
-            if result is None:
-                made.append(None)
-                continue
-            digest, data, libcst = result
-            made.append(Made(_decoded(key_path, digest, data, kind),
-                             libcst and (libcst[0], _decoded(key_path, digest, libcst[1], libcst[0]))))
+            facts = None if result is None else FileFacts.from_data(key_path, result[1], kind.facts_types)
+            if facts is not None:
+                facts.digest = result[0]
+            made.append(facts)
         return made
 
 
 def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
-                 workers: Workers | None = None, libcst: dict[str, tuple[FactsKind, FileFacts]] | None = None
-                 ) -> dict[str, FileFacts]:
+                 workers: Workers | None = None) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
-    known, else made, in parallel (by `workers` where given). The libcst facts made beside the summaries made
-    go into `libcst`, by resolved path, where given."""
+    known, else made, in parallel (by `workers` where given)."""
     files: dict[str, FileFacts | None] = {}  # in the order wanted, whatever order they are made in
     missing: list[tuple[int, tuple[FactsKind, str, str]]] = []  # size, (kind, path, resolved path)
     for path, kind in wanted.items():
@@ -751,10 +718,7 @@ def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: C
     items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
     with Workers() if workers is None else nullcontext(workers) as pool:
         made = pool.make_all(items, cache)
-    for (_, _, key_path), result in zip(items, made):
-        files[key_path] = result and result.facts
-        if result and result.libcst and libcst is not None:
-            libcst[key_path] = result.libcst
+    files.update((key_path, facts) for (_, _, key_path), facts in zip(items, made))
     return {path: facts for path, facts in files.items() if facts is not None}  # None: gone since it was read
 
 
@@ -781,12 +745,10 @@ def _recorded(record: object, status: list[int] | None, path: str, kind: FactsKi
 
 
 def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: FactsCache,
-                  resolve: Callable[[Path], Path] = real_path, workers: Workers | None = None,
-                  libcst: dict[str, tuple[FactsKind, FileFacts]] | None = None) -> dict[str, FileFacts]:
+                  resolve: Callable[[Path], Path] = real_path, workers: Workers | None = None) -> dict[str, FileFacts]:
     """`gather_facts` of a package's files through one entry holding them all: a file whose status (size,
     times, inode) is the one recorded takes the facts recorded, unread; the others are read, and their facts
-    found by content or made, as `gather_facts` does (with the libcst facts made beside them, into `libcst`).
-    The entry is written again when any of it changed."""
+    found by content or made, as `gather_facts` does. The entry is written again when any of it changed."""
     started = time.time_ns()
     recorded = cache.load_package(name, kind.key)
     statuses = {str(resolve(path)): file_status(path) for path in files}  # taken before any file is read
@@ -795,8 +757,7 @@ def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: Fact
         facts = _recorded(recorded.get(path), status, path, kind)
         if facts is not None:
             known[path] = facts
-    made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers,
-                        libcst)
+    made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers)
     gathered = {path: known.get(path) or made[path] for path in statuses if path in known or path in made}
     entry = {}
     for path, facts in gathered.items():

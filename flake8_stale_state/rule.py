@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from flake8_stale_state.settings import Settings
 
     Verdict = Callable[[FileFacts, PackageIndex, Settings], bool]
+    Lines = Callable[[FileFacts, PackageIndex, Settings], set[int]]
     Check = Callable[[FileFacts, PackageIndex, Settings], Iterable[Finding]]
     Fix = Callable[[str, Iterable[Finding]], str]
 
@@ -42,7 +43,8 @@ class Rule:
     examples: tuple[Example, ...]  # reported ones (marked) and near misses that stay quiet
     check: Check  # findings of one file, from its facts and its package's index
     may_report: Verdict | None = None  # the pre-pass verdict on a file's summary; False: `check` finds nothing
-    collecting: Collecting | None = None  # libcst facts of its own, and the lines of a file they need
+    lines_needed: Lines | None = None  # the lines its libcst collector must see, where the summary can tell
+    collecting: Collecting | None = None  # libcst facts of its own, beyond the shared attribute facts
     fix: Fix | None = None  # the source with the given findings of this rule fixed
     names_missing_bases: bool = False  # its findings depend on what library bases read: name those not found
 

@@ -196,39 +196,11 @@ def test_workers_make_facts_of_the_file_as_it_is_now_and_keep_them_in_the_cache(
     module = tmp_path / "m.py"
     module.write_text("class A:\n    def f(self):\n        self.x = 1\n")
     made = read_and_make(SUMMARY, str(module), "m.py", cache)
-    assert made.facts.digest == source_digest(module.read_bytes()) and made.libcst is None
-    assert cache.load("m.py", entry_key(made.facts.digest, SUMMARY.key), {}).writes == made.facts.writes
+    assert made.digest == source_digest(module.read_bytes())
+    assert cache.load("m.py", entry_key(made.digest, SUMMARY.key), {}).writes == made.writes
     # deleted between discovery and its turn: no facts, and no entry for the content last seen
     module.unlink()
     assert read_and_make(SUMMARY, str(module), "m.py", cache) is None
-
-
-REBUILT = ("class A:\n    def __init__(self):\n        self.rows = []\n        self.key = None\n\n"
-           "    def load(self, key):\n        if self.key != key:\n            for x in key:\n"
-           "                self.rows.append(x)\n            self.key = key\n")
-
-
-def test_a_summary_that_tells_a_check_needs_libcst_comes_with_those_facts_made_in_the_same_process(tmp_path):
-    """The libcst facts a summary alone tells the checks need are made beside it (one read, one parse), kept in
-    the cache under their kind, and are those made on their own; a file that needs none gets none."""
-    from flake8_stale_state.cache import FactsCache, entry_key
-    from flake8_stale_state.engine import summary_kind
-    from flake8_stale_state.index import facts_of, read_and_make
-
-    cache, kind = FactsCache(tmp_path / "cache"), summary_kind()
-    rebuilt, plain = tmp_path / "rebuilt.py", tmp_path / "plain.py"
-    rebuilt.write_text(REBUILT)
-    plain.write_text("class A:\n    def f(self):\n        self.x = 1\n")
-    made = read_and_make(kind, str(rebuilt), "rebuilt.py", cache)
-    told, full = made.libcst
-    assert told == kind.libcst_for(made.facts) and [c.code for c in told.collecting] == ["SS102"]
-    assert [rebuild.line for rebuild in full.checks["SS102"].found] == [9] and full.writes == made.facts.writes
-    alone = facts_of(told, "rebuilt.py", REBUILT.encode())
-    alone.digest = full.digest
-    assert full == alone
-    kept = cache.load("rebuilt.py", entry_key(full.digest, told.key), told.facts_types)
-    assert (kept.checks, kept.writes) == (full.checks, full.writes)
-    assert read_and_make(kind, str(plain), "plain.py", cache).libcst is None
 
 
 def test_facts_come_in_the_order_asked_whether_made_in_parallel_or_read_from_the_cache(tmp_path):
@@ -246,27 +218,6 @@ def test_facts_come_in_the_order_asked_whether_made_in_parallel_or_read_from_the
     assert list(cold) == list(warm) == [str(path.resolve()) for path in paths]
     assert [facts.writes for facts in cold.values()] == [facts.writes for facts in warm.values()]
     assert len(cold[str(paths[5].resolve())].writes) == 5 * 7 % 11 + 1
-
-
-def test_libcst_facts_made_beside_summaries_by_the_workers_come_back_with_them(tmp_path):
-    from flake8_stale_state.cache import FactsCache
-    from flake8_stale_state.engine import summary_kind
-    from flake8_stale_state.index import PARALLEL_THRESHOLD, Workers, gather_facts
-
-    paths = []
-    for number in range(PARALLEL_THRESHOLD + 4):
-        path = tmp_path / f"m{number:02}.py"
-        path.write_text(REBUILT if number % 3 == 0 else f"class A{number}:\n    def f(self):\n        self.x = 1\n")
-        paths.append(path)
-    libcst = {}
-    with Workers() as workers:
-        summaries = gather_facts(dict.fromkeys(paths, summary_kind()), FactsCache(tmp_path / "cache"), workers=workers,
-                                 libcst=libcst)
-        assert workers._pool is not None  # made in worker processes, sent back as data
-    assert sorted(libcst) == [str(path.resolve()) for number, path in enumerate(paths) if number % 3 == 0]
-    for key, (kind, full) in libcst.items():
-        assert kind == summary_kind().libcst_for(summaries[key]) and full.digest == summaries[key].digest
-        assert [rebuild.line for rebuild in full.checks["SS102"].found] == [9]
 
 
 @pytest.fixture

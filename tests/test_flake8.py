@@ -113,26 +113,16 @@ import sys
 
 from flake8_stale_state import index
 
-original_facts_of, original_libcst_facts = index.facts_of, index.libcst_facts
+original_facts_of = index.facts_of
 
 
-def counted(what, path):
+def counted_facts_of(kind, path, source, *summary):
     with open(os.environ["FACTS_LOG"], "a") as log:
-        log.write(f"{multiprocessing.current_process().name} {what} {path}\\n")
+        log.write(f"{multiprocessing.current_process().name} {'libcst' if kind.libcst else 'summary'} {path}\\n")
+    return original_facts_of(kind, path, source, *summary)
 
 
-def counted_facts_of(kind, path, source, *made):
-    if not kind.libcst:
-        counted("summary", path)
-    return original_facts_of(kind, path, source, *made)
-
-
-def counted_libcst_facts(kind, path, source, *made):
-    counted("libcst", path)
-    return original_libcst_facts(kind, path, source, *made)
-
-
-index.facts_of, index.libcst_facts = counted_facts_of, counted_libcst_facts
+index.facts_of = counted_facts_of
 
 if __name__ == "__main__":
     multiprocessing.set_start_method(sys.argv[1])

@@ -355,7 +355,7 @@ def test_libcst_finds_in_the_signalled_classes_what_it_finds_in_the_whole_file(p
     if not stale_cache.may_report(summary, None, None):
         assert whole.found == ()
         return
-    lines = stale_cache.lines_needed(summary)
+    lines = stale_cache.lines_needed(summary, None, None)
     assert lines and all(rebuild.line in lines for rebuild in whole.found)
     assert full_facts(str(path), source, ["SS102"], lines).checks["SS102"] == whole
 
@@ -385,34 +385,8 @@ def test_libcst_is_told_a_guarded_rebuild_and_what_names_its_lists_not_the_whole
         """)
     (rule,) = [rule for rule in RULES if rule.code == "SS102"]
     summary = summarize("m.py", source)
-    lines = rule.collecting.lines(summary)
+    lines = rule.lines_needed(summary, None, None)
     assert lines == {2, 6, 15, 16, 17, 18}  # the class attribute, the binding in `__init__`, the `if`
     whole = full_facts("m.py", source, ["SS102"]).checks["SS102"]
     assert [rebuild.line for rebuild in whole.found] == [17]
     assert full_facts("m.py", source, ["SS102"], lines).checks["SS102"] == whole
-
-
-def test_a_file_a_rule_may_report_on_but_names_no_lines_of_is_parsed_whole(tmp_path, monkeypatch):
-    """A rule whose verdict keeps a file its lines leave out still gets its facts: of the whole file. Here a copy
-    of SS102 whose lines name none; SS102 itself reports the same line from the excerpt its own lines name."""
-    from dataclasses import replace
-
-    from flake8_stale_state import engine
-    from flake8_stale_state.checks import RULES, stale_cache
-    from flake8_stale_state.facts import Collecting
-    from flake8_stale_state.findings import Finding
-
-    def check(facts, index, settings):
-        for rebuild in facts.checks["SS191"].found:
-            yield Finding(facts.path, rebuild.line, 0, "SS191", "rebuilt", rebuild.list)
-
-    loose = replace(stale_cache.RULE, code="SS191", may_report=lambda *_: True, check=check, fix=None,
-                    collecting=Collecting("SS191", stale_cache.collector, stale_cache.Rebuilds, lambda summary: set()))
-    monkeypatch.setattr(engine, "RULES", [*RULES, loose])
-    module = tmp_path / "m.py"
-    module.write_text("class A:\n    def __init__(self):\n        self.rows = []\n        self.key = None\n\n"
-                      "    def load(self, key):\n        if self.key != key:\n            for x in key:\n"
-                      "                self.rows.append(x)\n            self.key = key\n\n    def rows_of(self):\n"
-                      "        return self.rows\n")
-    found = engine.Analyzer(Settings(use_cache=False)).check(module)
-    assert sorted((finding.code, finding.line) for finding in found) == [("SS102", 9), ("SS191", 9)]

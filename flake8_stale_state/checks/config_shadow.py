@@ -139,16 +139,13 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
     return bool(seeded_keys(summary, index))
 
 
-def lines_needed(summary: FileFacts) -> set[int]:
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
     """The lines libcst must see to judge the file: the methods of the seeding classes that name a seeded key
     or the first step of a seed's config, and every assignment of a seeded key in the file (`X.K = None`
-    empties an attribute rather than moves it on). Of every seeded key, whatever else the package assigns: the
-    summary alone decides it."""
-    keys = summary.signals.seeded
-    if not keys:
-        return set()
-    return {write.line for write in summary.writes if write.name in keys} | spanned_lines(
-        summary.signals.seeding_methods)
+    empties an attribute rather than moves it on)."""
+    keys = seeded_keys(summary, index)
+    seen = {write.line for write in summary.writes if write.name in keys}
+    return seen | spanned_lines(summary.signals.seeding_methods)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
@@ -215,5 +212,6 @@ RULE = Rule(
     ),
     check=check,
     may_report=may_report,
-    collecting=Collecting(CODE, collector, Shadowing, lines_needed),
+    lines_needed=lines_needed,
+    collecting=Collecting(CODE, collector, Shadowing),
 )

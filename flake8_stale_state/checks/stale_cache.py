@@ -97,12 +97,11 @@ def fix_title(rebuild: Rebuild, rebuilds: Rebuilds) -> str:
     return "Insert " + " and ".join(f"'{statement}'" for statement in statements)
 
 
-def lines_needed(summary: FileFacts) -> set[int]:
+def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
     """The lines libcst must see to judge the file: the classes that may hold a rebuild method, whole, and those
     of the same names (what they bind to the lists counts too); a guarded rebuild's `if` and what names its
-    lists. The summary alone decides it: the check looks at no other file."""
-    signals = summary.signals
-    return spanned_lines(signals.rebuild_spans) if signals.guarded_loop or signals.rebuild_method else set()
+    lists."""
+    return spanned_lines(summary.signals.rebuild_spans)
 
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
@@ -194,6 +193,7 @@ class Registry:
     ),
     check=check,
     may_report=may_report,
-    collecting=Collecting(CODE, collector, Rebuilds, lines_needed),
+    lines_needed=lines_needed,
+    collecting=Collecting(CODE, collector, Rebuilds),
     fix=fix,
 )
