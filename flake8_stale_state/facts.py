@@ -219,6 +219,8 @@ STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
 FIELD_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
 INTROSPECTORS = {"vars", "asdict", "dataclasses.asdict", "attr.asdict", "attrs.asdict"}
+# methods that answer the names normal lookup did not find: what they look up is no attribute they read
+LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
 LISTED_NAMES = ("__slots__", "__match_args__")
 # "_Session__token": a private name spelt as Python stores it, which only code naming that attribute writes
 MANGLED_NAME = re.compile(r"_[A-Za-z0-9]\w*?__\w*[A-Za-z0-9]_?")

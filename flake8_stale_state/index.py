@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import LISTED_MARK, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
+from flake8_stale_state.facts import LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
-from flake8_stale_state.summary import LOOKUP_METHODS, documentation_summary, parsed_summary
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -560,6 +559,8 @@ def read_source(path: Path) -> bytes | None:
 def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None) -> FileFacts:
     """Facts of a kind, made anew (from `summary`, the source's, where it is made already). A summary is
     libcst's where `ast` cannot parse the file."""
+    from flake8_stale_state.summary import documentation_summary, parsed_summary  # a warm run summarises none
+
     if kind.documentation:
         return documentation_summary(path, source)
     tree = None

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from flake8_stale_state.environment import Environment, running_environment
 from flake8_stale_state.facts import FileFacts
-from flake8_stale_state.summary import summarize
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
@@ -169,6 +168,8 @@ def base_modules(files: Iterable[FileFacts], finder: ModuleFinder) -> set[Path]:
 
 
 def summarize_file(path: Path) -> FileFacts | None:
+    from flake8_stale_state.summary import summarize  # a warm run summarises none
+
     try:
         return summarize(str(path), path.read_bytes())
     except OSError:

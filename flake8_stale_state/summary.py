@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals,
-    constructor_of, python_syntax_error,
+    IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts,
+    Signals, constructor_of, python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 
@@ -67,7 +67,6 @@ DEBUG_METHODS = {"__repr__", "__str__", "__format__", "__rich_repr__", "__rich__
                  "print", "log"}
 DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debug_", "_debug_")
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
-LOOKUP_METHODS = {"__getattr__", "__getattribute__"}
 VALUE_GETTERS = {"getattr", "object.__getattribute__"}  # of STRING_READERS, those that return the value
 SETTERS = {"setattr", "object.__setattr__"}
 EVALUATORS = {"eval", "exec", "compile"}

@@ -111,17 +111,17 @@ parsed = []
 parse = ast.parse
 ast.parse = lambda *args, **kwargs: parsed.append(1) or parse(*args, **kwargs)
 code = cli.main(sys.argv[1:])
-print(code, len(parsed), 'libcst' in sys.modules)
+print(code, len(parsed), 'libcst' in sys.modules, 'flake8_stale_state.summary' in sys.modules)
 """
 
 
 def counting_parses(cwd: Path, cache: Path, *argv: str) -> list[str]:
     """`stale-state ARGV` in a fresh process with the facts cache `cache`: its exit code, how many times it
-    called `ast.parse`, and whether it loaded libcst."""
+    called `ast.parse`, and whether it loaded libcst and the summariser."""
     result = subprocess.run([sys.executable, "-c", PARSE_COUNTING_RUN, *argv], cwd=cwd, capture_output=True,
                             text=True, env={**os.environ, "STALE_STATE_CACHE_DIR": str(cache)})
     assert result.returncode == 0, result.stderr
-    return result.stdout.split()[-3:]
+    return result.stdout.split()[-4:]
 
 
 def full_facts(path: str, source: str | bytes, codes: Collection[str] | None = None,

@@ -29,14 +29,15 @@ def test_libcst_facts_of_a_file_python_cannot_parse_are_the_summarys_and_read_mo
     syntax than the running Python's), libcst's own walk stands in: the same writes at the same places, and
     every name the summary reads read for every class, so that it can only report less. It does not number
     the lists of statements, so it names no write as set beside another (hints are then only less picky)."""
-    from flake8_stale_state import cst_facts, index
+    from flake8_stale_state import cst_facts, summary as summariser
     from flake8_stale_state.facts import FileFacts
 
     source = path.read_bytes()
     summary = summarize(str(path), source)
     assert full_facts(str(path), source).writes == summary.writes
     monkeypatch.setattr(cst_facts, "python_tree", lambda source: None)
-    monkeypatch.setattr(index, "parsed_summary", lambda path, source: (FileFacts(path, error="newer syntax"), None))
+    monkeypatch.setattr(summariser, "parsed_summary",
+                        lambda path, source: (FileFacts(path, error="newer syntax"), None))
     fallback = full_facts(str(path), source)
     unshared = [write._replace(shared=True, block=0) for write in summary.writes]
     assert fallback.writes == unshared
