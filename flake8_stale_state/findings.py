@@ -10,7 +10,8 @@ from pathlib import Path
 
 # flake8's own pattern (flake8.defaults.NOQA_INLINE_REGEXP), so both front ends agree
 NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
-NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+# a line of its own, searched for in the file's lines joined by "\n" at once rather than line by line
+NOQA_FILE = re.compile(r"^[^\S\n]*# flake8[:=][^\S\n]*noqa", re.IGNORECASE | re.MULTILINE)
 CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
@@ -53,7 +54,7 @@ def is_silenced(finding: Finding, lines: Sequence[str]) -> bool:
 
 
 def without_silenced(findings: Iterable[Finding], lines: Sequence[str]) -> list[Finding]:
-    if any(NOQA_FILE.match(line) for line in lines):
+    if NOQA_FILE.search("\n".join(lines)):
         return []
     return [f for f in findings if not is_silenced(f, lines)]
 

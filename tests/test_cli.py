@@ -67,10 +67,18 @@ def test_noqa_like_flake8(project, capsys, comment, silenced):
     assert any(line.startswith(FLAG_LINE) for line in out)
 
 
-def test_file_level_noqa(project, capsys):
+@pytest.mark.parametrize("comment, silenced", [
+    ("# flake8: noqa\n", True), ("    # FLAKE8=NOQA\n", True), ("# flake8:\tnoqa: SS101\n", True),
+    ("x = 1  # flake8: noqa\n", False), ("#flake8: noqa\n", False), ("# flake8:\nnoqa = 1\n", False),
+    ('"""\n# flake8 noqa\n"""\n', False),
+])
+def test_file_level_noqa(project, capsys, comment, silenced):
+    """A comment line of its own silences the file, as flake8's does; the same words elsewhere on a line, or
+    split over two lines, do not."""
     module = project / "pipe" / "module.py"
-    module.write_text("# flake8: noqa\n" + module.read_text())
-    assert run_cli(capsys, "pipe") == (0, [], "")
+    module.write_text(comment + module.read_text())
+    _, out, _ = run_cli(capsys, "pipe")
+    assert out == [] if silenced else any("module.py:" in line for line in out)
 
 
 def test_missing_path_is_an_input_error_but_other_paths_are_checked(project, capsys):
