@@ -781,6 +781,31 @@ def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.exp
     return [target] if is_empty_list(value) else []
 
 
+ITEM_STORES = {"__setitem__", "update", "setdefault"}
+
+
+def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:
+    """A `__setattr__` that stores the value as an item of the object, a mapping: `self[name] = value`,
+    `self.__setitem__(name, value)`, `self.update({name: value})`, `super().__setitem__(...)`,
+    `dict.__setitem__(self, ...)`. Not `self.__dict__[name] = value` nor `object.__setattr__(self, ...)`:
+    those store an attribute like any other."""
+    def is_receiver(node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id == receiver
+
+    for node in ast.walk(setattr_method):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Subscript) and is_receiver(target.value) for target in targets):
+                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ITEM_STORES:
+            owner = node.func.value
+            if is_receiver(owner) or (isinstance(owner, ast.Call) and dotted_name(owner.func) == "super"):
+                return True
+            if node.func.attr == "__setitem__" and node.args and is_receiver(node.args[0]):
+                return True
+    return False
+
+
 def mentions_attribute(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in ast.walk(node))
 
@@ -1565,6 +1590,11 @@ class Summarizer(ast.NodeVisitor):
             self.builder.class_binding(names, listed_strings(value), callee, declared_names(value))
             if isinstance(value, (ast.Name, ast.Attribute)):
                 self.builder.module_binding(names, dotted_name(value))
+                # `__setattr__ = dict.__setitem__`: every attribute an item of the mapping the object is
+                if "__setattr__" in names and self.scope.in_class_body and \
+                        (dotted_name(value) or "").rsplit(".", 1)[-1] == "__setitem__":
+                    self.builder.method("__setattr__", [])
+                    self.builder.reads_all()
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -1917,6 +1947,8 @@ class Summarizer(ast.NodeVisitor):
             self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
+            if node.name == "__setattr__" and self.scope.receiver and stores_items(node, self.scope.receiver):
+                self.builder.reads_all()  # each attribute an item of the mapping the object is, handed out whole
             if self.scope.receiver:
                 self.builder.returns(node.name, decorators, annotation_classes(node.returns))
             self.methods.append(method)
