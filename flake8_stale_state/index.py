@@ -557,8 +557,11 @@ def read_source(path: Path) -> bytes | None:
 
 
 def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None) -> FileFacts:
-    """Facts of a kind, made anew (from `summary`, the source's, where it is made already). A summary is
-    libcst's where `ast` cannot parse the file."""
+    """Facts of a kind, made anew (from `summary`, the source's, where it is made already). libcst's, what
+    findings and fixes are made of, are the `ast` summary of the whole file with the checks' own facts, of the
+    excerpt holding the kind's lines where it names some (an excerpt libcst rejects says nothing of the file:
+    then of the whole file), else of the whole file. Where `ast` cannot summarise the file, libcst's tree
+    makes the summary too, a summary's kind included."""
     from flake8_stale_state.summary import documentation_summary, parsed_summary  # a warm run summarises none
 
     if kind.documentation:
@@ -566,21 +569,15 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     tree = None
     if summary is None:
         summary, tree = parsed_summary(path, source)
-    return summary if not kind.libcst and summary.error is None else libcst_facts(kind, path, source, summary, tree)
-
-
-def libcst_facts(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts,
-                 tree: ast.Module | None = None) -> FileFacts:
-    """libcst's facts, what findings and fixes are made of: the `ast` summary of the whole file with the checks'
-    own facts, of the excerpt holding the kind's lines where it names some (an excerpt libcst rejects says
-    nothing of the file: then of the whole file), else of the whole file. Where `ast` could not summarise the
-    file, libcst's tree makes the summary too."""
+    if not kind.libcst and summary.error is None:
+        return summary
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
 
     collectors = {c.code: c.collector() for c in kind.collecting}
     if summary.error is not None:
         return collect_facts(path, source, collectors)
-    part = excerpt_of(source, tree, kind.lines) if kind.libcst and kind.lines else None
+    part = excerpt_of(source, tree, kind.lines) if kind.lines else None
+    del tree  # Python's tree is not kept beside libcst's
     facts = collect_facts(path, part, collectors, summary) if part is not None else None
     return facts if facts is not None and facts.error is None else collect_facts(path, source, collectors, summary)
 
