@@ -160,9 +160,9 @@ class Analyzer:
         if summary.error is not None:
             return libcst_kind(RULES)
         rules = [rule for rule in RULES if rule.may_report is None or rule.may_report(summary, index, self.settings)]
-        collecting = [rule for rule in rules if rule.collecting]
         if not rules:
             return None
+        collecting = [rule for rule in rules if rule.collecting]
         if not collecting:
             return self.index_kind
         lines: set[int] = set()

@@ -787,8 +787,8 @@ ITEM_STORES = {"__setitem__", "update", "setdefault"}
 def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:
     """A `__setattr__` that stores the value as an item of the object, a mapping: `self[name] = value`,
     `self.__setitem__(name, value)`, `self.update({name: value})`, `super().__setitem__(...)`,
-    `dict.__setitem__(self, ...)`. Not `self.__dict__[name] = value` nor `object.__setattr__(self, ...)`:
-    those store an attribute like any other."""
+    `dict.__setitem__(self, ...)`, `setdefault` alike. Not `self.__dict__[name] = value` nor
+    `object.__setattr__(self, ...)`: those store an attribute like any other."""
     def is_receiver(node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id == receiver
 
@@ -801,7 +801,7 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
             owner = node.func.value
             if is_receiver(owner) or (isinstance(owner, ast.Call) and dotted_name(owner.func) == "super"):
                 return True
-            if node.func.attr == "__setitem__" and node.args and is_receiver(node.args[0]):
+            if node.args and is_receiver(node.args[0]):  # `dict.__setitem__(self, ...)`, `dict.update(self, ...)`
                 return True
     return False
 
