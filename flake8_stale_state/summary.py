@@ -1099,21 +1099,20 @@ class Summarizer(ast.NodeVisitor):
         for name in node_fields(node.__class__):
             value = getattr(node, name, None)
             if value.__class__ is list:
-                statements = name in STATEMENT_LISTS
-                if statements:  # the writes of one list of statements stand side by side
-                    outer, self.block = self.block, block_key(node, name)
+                if name in STATEMENT_LISTS:  # the writes of one list of statements stand side by side
+                    self.visit_statements(node, name)
+                    continue
                 for item in value:
                     kind = item.__class__
                     if kind not in NOT_WALKED:
                         (handlers.get(kind) or self.handler(kind))(item)
-                if statements:
-                    self.block = outer
             elif value.__class__ not in NOT_WALKED:
                 kind = value.__class__
                 (handlers.get(kind) or self.handler(kind))(value)
 
     def visit_statements(self, owner: ast.AST, field: str) -> None:
-        """One of a statement's lists of statements, walked by hand (the generic walk numbers its own alike)."""
+        """One of a node's lists of statements, numbered (`block_key`) while it is walked: by the generic walk,
+        and by the handlers that walk a list by hand."""
         outer, self.block = self.block, block_key(owner, field)
         for statement in getattr(owner, field):
             self.visit(statement)
