@@ -93,7 +93,6 @@ PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(na
 # attributes:`), NumPy's `Attributes` over a rule, Sphinx fields, and lines that begin with `self.name`
 ATTRIBUTE_SECTION = re.compile(
     r"^(\s*)(?:[A-Za-z]+ )*(?:[Aa]ttributes|[Mm]embers|[Ii]nstance variables)(?: [a-z]+)*:\s*$")
-SELF_LINE = re.compile(r"^\s*self\.(\w+)", re.MULTILINE)
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
 ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
 # Sphinx's attribute fields, directives (`.. attribute:: name` or `Class.name`) and roles: in a docstring, or a
@@ -119,15 +118,21 @@ CODE_ATTRIBUTE = re.compile(r"(?<=[\w)\]])\.([A-Za-z_]\w+)")
 # or a definition list's term (a line holding one name, over its indented description)
 LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)(?:\s*(?::|--|\s-\s|\s\u2013\s)|\s{2,}\S|\s+\())")
 DEFINITION_TERM = re.compile(r"^\s*(`{0,2})(\w+)\1\s*$")
+# a Sphinx field naming a parameter (`:param name:`, `:param str name:`, `:type name:`): in a class docstring, one
+# naming no argument of a constructor that takes no `**kwargs` describes an attribute
+SPHINX_PARAMETER = re.compile(r"^\s*:(?:param|parameter|arg|argument|type)\s+(?:[^:\n]*\s)?(\w+)\s*:",
+                              re.MULTILINE)
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, a class's attribute quoted as code
-# (``InteractiveParser.result``, `Config.verbose`), or a quoted name called an attribute ("the 'x509' attribute")
+# (``InteractiveParser.result``, `Config.verbose`), a quoted name called an attribute ("the 'x509' attribute"), or
+# one named on `self` ("available as self.localaddress")
 ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"
-                                 r"|(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b")
+                                 r"|(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"
+                                 r"|(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
 # an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` or
 # `.name` alone
-ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+|\.)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s*$)")
+ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+|\.)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s+(?:--|-|\u2013)\s|\s*$)")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
@@ -368,8 +373,8 @@ def attribute_marker(cls: str, attribute: str) -> str:
 
 def docstring_attributes(doc: str) -> set[str]:
     """Attributes a class docstring lists: a section such as Google's `Attributes:`, a NumPy `Attributes`
-    section, Sphinx `:ivar name:` fields, `.. attribute:: name` directives, and lines `self.name = ...`."""
-    found = set(SPHINX_ATTRIBUTE.findall(doc)) | set(SELF_LINE.findall(doc))
+    section, Sphinx `:ivar name:` fields and `.. attribute:: name` directives."""
+    found = set(SPHINX_ATTRIBUTE.findall(doc))
     lines = doc.expandtabs().splitlines()
 
     def depth(line: str) -> int:
@@ -720,17 +725,47 @@ def walked_name(target: ast.expr) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
+def loop_filter(body: list[ast.stmt]) -> ast.expr | None:
+    """The test a loop's body runs under: the body is one `if` (`test`), or starts with `if test: continue`
+    (`not test`)."""
+    first = body[0] if body else None
+    if not isinstance(first, ast.If):
+        return None
+    if len(body) == 1 and not first.orelse:
+        return first.test
+    if len(first.body) == 1 and isinstance(first.body[0], ast.Continue):
+        negated = isinstance(first.test, ast.UnaryOp) and isinstance(first.test.op, ast.Not)
+        return first.test.operand if negated else ast.UnaryOp(op=ast.Not(), operand=first.test)
+    return None
+
+
 def skips_private(target: ast.expr, body: list[ast.stmt]) -> bool:
     """A loop's body runs for public names only: it is one `if` on a public name, or starts with
     `if name.startswith("_"): continue`."""
-    name = walked_name(target)
-    first = body[0] if body else None
-    if name is None or not isinstance(first, ast.If):
-        return False
-    verdict = underscore_test(first.test, name)
-    if verdict is True:
-        return len(body) == 1 and not first.orelse
-    return verdict is False and len(first.body) == 1 and isinstance(first.body[0], ast.Continue)
+    name, test = walked_name(target), loop_filter(body)
+    return name is not None and test is not None and underscore_test(test, name) is True
+
+
+def affix_pattern(test: ast.expr | None, name: str) -> str | None:
+    """The names a test lets through, as a glob pattern: `name.endswith("key")` -> "*key", `name.startswith("on_")`
+    -> "on_*", also as one side of an `and`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return next((pattern for value in test.values if (pattern := affix_pattern(value, name))), None)
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute)
+            and test.func.attr in ("startswith", "endswith") and isinstance(test.func.value, ast.Name)
+            and test.func.value.id == name and len(test.args) == 1 and (affix := string_value(test.args[0]))):
+        return f"{affix}*" if test.func.attr == "startswith" else f"*{affix}"
+    return None
+
+
+def names_of_object(iterable: ast.expr) -> bool:
+    """`dir(x)`, `vars(x)`, `x.__dict__`, or the keys or items of the latter two: the names of an object's
+    attributes."""
+    container = walked_container(iterable)[0]
+    if isinstance(container, ast.Attribute):
+        return container.attr == "__dict__"
+    return (isinstance(container, ast.Call) and dotted_name(container.func) in ("dir", "vars")
+            and len(container.args) == 1 and not container.keywords)
 
 
 def may_rebuild(node: ast.If) -> bool:
@@ -1140,7 +1175,8 @@ class Summarizer(ast.NodeVisitor):
             self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
         self.loops += 1  # SS102: an append per element
         for generator in node.generators:  # before the element, which is visited first
-            self._bind_listed(generator.target, generator.iter)
+            test = ast.BoolOp(op=ast.And(), values=generator.ifs) if generator.ifs else None
+            self._bind_listed(generator.target, generator.iter, test)
         # `{k: v for k, v in vars(self).items() if not k.startswith("_")}` uses the public names only
         public = any(underscore_test(test, name) is True for generator in node.generators
                      if (name := walked_name(generator.target)) and self._walks_receiver(generator.iter)
@@ -1183,7 +1219,7 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._unbind([node.target])
-        self._bind_listed(node.target, node.iter)
+        self._bind_listed(node.target, node.iter, loop_filter(node.body))
         public = self._walks_receiver(node.iter) and skips_private(node.target, node.body)
         self.public_walks += public
         self.visit_loop(node)
@@ -1408,9 +1444,10 @@ class Summarizer(ast.NodeVisitor):
         elif self.scope.current is None:
             self.module_listed[target.id] = strings
 
-    def _bind_listed(self, target: ast.expr, iterable: ast.expr) -> None:
+    def _bind_listed(self, target: ast.expr, iterable: ast.expr, test: ast.expr | None = None) -> None:
         """`for name in FIELDS:`, `for key, value in self.MAP.items():`: the loop's name takes the strings the
-        container lists (a dict's keys), for a computed attribute name to spell."""
+        container lists (a dict's keys), for a computed attribute name to spell; `for name in dir(obj)` under
+        `if name.endswith("_key"):` (`test`, the filter the body runs under), the names the filter lets through."""
         if not self.functions:
             return
         if self._lists_receiver(iterable) and isinstance(target, ast.Name):
@@ -1428,6 +1465,8 @@ class Summarizer(ast.NodeVisitor):
         elif strings is None and self._self_attribute(iterable) is not None:
             # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
             strings = [listed_marker(iterable.attr)]
+        elif strings is None and names_of_object(iterable) and (name := walked_name(target)):
+            strings = [pattern] if (pattern := affix_pattern(test, name)) else None
         if isinstance(target, ast.Tuple) and target.elts:  # a dict's items, or rows: `for name, check in ROWS:`
             target = target.elts[0]
         if strings and isinstance(target, ast.Name):
@@ -1893,12 +1932,14 @@ class Summarizer(ast.NodeVisitor):
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
         if doc:
-            # a list of names that are not the constructor's arguments lists the attributes users read
+            # a list of names that are not the constructor's arguments lists the attributes users read; so do
+            # Sphinx's parameter fields, where the class's own constructor takes no other keywords (`**kwargs`)
             constructor = next((statement for statement in node.body if isinstance(statement, ast.FunctionDef)
                                 and statement.name == "__init__"), None)
             arguments = {parameter.arg for parameter in parameters(constructor)} if constructor else set()
+            fields = set(SPHINX_PARAMETER.findall(doc)) if constructor and not constructor.args.kwarg else set()
             marked = set(SPHINX_ATTRIBUTE.findall(doc))
-            for name in docstring_attributes(doc) | (docstring_listed_names(doc) - arguments):
+            for name in docstring_attributes(doc) | ((docstring_listed_names(doc) | fields) - arguments):
                 self.builder.documented(name, sphinx=name in marked)
         self._note_references(doc)
         self.generic_visit(node)
@@ -1919,7 +1960,8 @@ class Summarizer(ast.NodeVisitor):
         """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API; those its examples
         read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
         for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
-            self.builder.documented(match.group(1) or match.group(2) or match.group(3), sphinx=bool(match.group(1)))
+            if match.group(4) is None or self.scope.owner_class:  # `self` names an instance in a class only
+                self.builder.documented(next(name for name in match.groups() if name), sphinx=bool(match.group(1)))
         for example in doctest_examples(doc or ""):
             for node in ast.walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
