@@ -11,7 +11,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -80,6 +79,8 @@ class FactsCache:
     def _write(self, key: str, entry: dict) -> None:
         if not self.writable:
             return
+        import tempfile  # a run that writes nothing (a warm one) does without it
+
         path = self._entry(key)
         try:
             self._prepare(path.parent)

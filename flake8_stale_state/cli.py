@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"stale-state: {path}: {problems[-1].message}", file=sys.stderr)
         kept = [f for f in file_findings if f.code != UNANALYSED and selected(f.code, select, ignore)]
         if kept:
-            findings.extend(without_silenced(kept, _lines(path)))
+            findings.extend(_unsilenced(kept, path))
     failed = failed or bool(problems)
     if any(rule.names_missing_bases and selected(rule.code, select, ignore) for rule in RULES):
         for missing in analyzer.new_missing_bases():
@@ -200,7 +200,7 @@ def new_since(ref: str, settings: Settings, targets: list[Path | str], findings:
         accepted = baseline.Baseline(root)
         for path in base_files:
             found = [f for f in base.check(path) if f.code != UNANALYSED and selected(f.code, select, ignore)]
-            for finding in without_silenced(found, _lines(path)):
+            for finding in _unsilenced(found, path):
                 at_head = replace(finding, path=str(root / Path(finding.path).relative_to(base_root)))
                 accepted.counts[accepted.key(at_head)] += 1
     return new_findings(accepted, targets, findings)
@@ -281,11 +281,13 @@ def _entries(count: int) -> str:
     return f"{count} {'entry' if count == 1 else 'entries'}"
 
 
-def _lines(path: Path) -> list[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+def _unsilenced(findings: list[Finding], path: Path) -> list[Finding]:
+    """`without_silenced`, the file's lines read only where it spells `noqa` at all (in any case), as every
+    comment silencing a finding does: most files with findings hold none."""
+    source = read_source(path)
+    if source is None or b"noqa" not in source.lower():
+        return findings
+    return without_silenced(findings, source.decode("utf-8", "replace").splitlines())
 
 
 def serve_lsp(argv: Sequence[str]) -> int:

@@ -11,16 +11,10 @@ import configparser
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from flake8_stale_state.settings import Settings, split_list
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: tomli, a dependency there; without it pyproject.toml is skipped
-    try:
-        import tomli as tomllib  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        tomllib = None  # type: ignore[assignment]
 
 FLAKE8_PREFIX = "stale-state-"
 FLAKE8_FILES = ("setup.cfg", "tox.ini", ".flake8")  # flake8's order
@@ -150,17 +144,38 @@ def flake8_values(start: Path) -> dict[str, Value]:
     return {}
 
 
+def toml_parser() -> ModuleType | None:
+    """`tomllib`, or `tomli` on Python 3.10 (a dependency there); None without either: pyproject.toml is then
+    skipped. Imported where a pyproject.toml names the tool, not by every run."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:
+            return None
+    return tomllib
+
+
 def pyproject_values(start: Path) -> dict[str, Value]:
-    """Options of `[tool.stale-state]` in the nearest pyproject.toml that has that table."""
-    if tomllib is None:
-        return {}
+    """Options of `[tool.stale-state]` in the nearest pyproject.toml that has that table (a file that does not
+    spell the tool's name has none, and is not parsed)."""
     for folder in (start, *start.parents):
         file = folder / "pyproject.toml"
         if not file.is_file():
             continue
         try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{file}: cannot be read: {error}") from None
+        if "stale-state" not in text:
+            continue
+        tomllib = toml_parser()
+        if tomllib is None:
+            return {}
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{file}: cannot be read: {error}") from None
         table = data.get("tool", {}).get("stale-state")
         if table is None:

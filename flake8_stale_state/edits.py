@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import NamedTuple
 
 from flake8_stale_state.checks import rule_of
@@ -17,6 +16,8 @@ class LineEdit(NamedTuple):
 
 def line_edits(old: str, new: str) -> list[LineEdit]:
     """The changed lines between two versions of a text, as edits of the old one."""
+    import difflib  # where a fix is made: most runs make none
+
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     matcher = difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False)
     return [LineEdit(first, end, "".join(new_lines[start:stop]))

@@ -14,11 +14,13 @@ from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, gather_facts, package_facts, read_source,
-    summary_through,
+    DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, collector_paused, gather_facts, package_facts,
+    read_source, summary_through,
 )
 from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
-from flake8_stale_state.package import documentation_pages, is_package, listed_files, package_root, real_path
+from flake8_stale_state.package import (
+    documentation_pages, holds_init, is_package, listed_files, package_root, real_path,
+)
 from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
 
@@ -52,6 +54,8 @@ class Analyzer:
         self._from_disk: set[str] = set()  # resolved paths whose index facts were made or checked from the disk
         self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
+        self._package_of: dict[Path, tuple[tuple[Path, ...], str]] = {}  # `_packages`' by path as given
+        self._inits: dict[str, bool] = {}  # folder -> it holds `__init__.py`
         self._resolved: dict[Path, Path] = {}
         self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
         self.environment = find_environment(settings.python)  # NotAnEnvironment: the option names none
@@ -73,16 +77,26 @@ class Analyzer:
         return resolved
 
     def _package(self, path: Path) -> tuple[tuple[Path, ...], str]:
-        folder = self._real(path).parent
-        known = self._packages.get(folder)
+        known = self._package_of.get(path)
         if known is None:
-            if any(folder.is_relative_to(root) for root in self.roots):
-                known = self.roots, "+".join(root.name for root in self.roots)
-            else:
-                root = package_root(folder / path.name)
-                known = (root,), root.name
-            self._packages[folder] = known
+            folder = self._real(path).parent
+            known = self._packages.get(folder)
+            if known is None:
+                if any(folder.is_relative_to(root) for root in self.roots):
+                    known = self.roots, "+".join(root.name for root in self.roots)
+                else:
+                    root = package_root(str(folder), self._holds_init)
+                    known = (root,), root.name
+                self._packages[folder] = known
+            self._package_of[path] = known
         return known
+
+    def _holds_init(self, folder: str) -> bool:
+        """`package.holds_init`, once per folder: the files of a folder and of its subfolders ask it again."""
+        held = self._inits.get(folder)
+        if held is None:
+            held = self._inits[folder] = holds_init(folder)
+        return held
 
     def python_files(self, folder: Path, recursive: bool = True) -> list[Path]:
         """`package.python_files`, once per folder: a front end lists the files it was given, and the index of
@@ -174,7 +188,8 @@ class Analyzer:
         """`_full_kind`, once per file of a run: `prepare` asks it of every file, and `check` again."""
         known = self._kinds.get(key)
         if known is None or known[0] is not facts or known[1] is not index:
-            known = self._kinds[key] = (facts, index, self._full_kind(facts, index))
+            with collector_paused():  # the first asks make the index's tables
+                known = self._kinds[key] = (facts, index, self._full_kind(facts, index))
         return known[2]
 
     def prepare(self, paths: Iterable[Path]) -> None:
@@ -233,7 +248,8 @@ class Analyzer:
                 facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root), facts)
         if facts.error:
             return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
-        found = [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]
+        with collector_paused():  # the index's tables a rule makes on the way are many objects and no cycle
+            found = [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]
         return sorted(displayed(finding, facts.path, display) for finding in found)
 
     def update(self, path: Path, source: str | bytes | None = None) -> bool:

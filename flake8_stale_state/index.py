@@ -10,8 +10,8 @@ import gc
 import importlib
 import os
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -73,18 +73,32 @@ def per_argument(method: Callable) -> Callable:
     return remembered
 
 
-def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Each class's own set joined with those of its bases, transitively (bases by short name)."""
-    result = {cls: set(own.get(cls, ())) for cls in {*own, *bases}}
-    changed = True
-    while changed:
-        changed = False
+def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
+                    children: Mapping[str, set[str]] | None = None) -> dict[str, set[str]]:
+    """Each class's own set joined with those of its bases, transitively (bases by short name): each class that
+    has a set of its own hands it down to all its descendants (`children`: `bases` the other way round)."""
+    if children is None:
+        children = {}
         for cls, parents in bases.items():
-            inherited = set().union(*(result.get(p, set()) for p in parents)) - result[cls]
-            if inherited:
-                result[cls] |= inherited
-                changed = True
+            for parent in parents:
+                children.setdefault(parent, set()).add(cls)
+    result = {cls: set(own.get(cls, ())) for cls in {*own, *bases}}
+    for cls, values in own.items():
+        if values:
+            for descendant in closure(cls, children):
+                result[descendant] |= values
     return result
+
+
+def closure(start: str, step: Mapping[str, Collection[str]]) -> set[str]:
+    """`start` and every name reached from it by `step`."""
+    found, pending = {start}, [start]
+    while pending:
+        for following in step.get(pending.pop(), ()):
+            if following not in found:
+                found.add(following)
+                pending.append(following)
+    return found
 
 
 @dataclass
@@ -158,22 +172,13 @@ class PackageIndex:
                 children.setdefault(base, set()).add(cls)
         return children
 
-    def _closure(self, start: str, step: Mapping[str, set[str]]) -> set[str]:
-        found, pending = {start}, [start]
-        while pending:
-            for following in step.get(pending.pop(), ()):
-                if following not in found:
-                    found.add(following)
-                    pending.append(following)
-        return found
-
     @per_argument
     def related(self, cls: str) -> frozenset[str]:
         """The classes a read on an object of class `cls` can reach, and a write on one can be read from: `cls`,
         its ancestors, its descendants, and the classes sharing a descendant with it (mixins). Bases from
         outside the package are named but not followed: two classes sharing only such a base are siblings."""
-        return frozenset(ancestor for descendant in self._closure(cls, self.class_children)
-                         for ancestor in self._closure(descendant, self.class_bases))
+        return frozenset(ancestor for descendant in closure(cls, self.class_children)
+                         for ancestor in closure(descendant, self.class_bases))
 
     @cached_property
     def protocols(self) -> set[str]:
@@ -208,7 +213,7 @@ class PackageIndex:
                     own.add("exception")
         for cls, base in self.outside_bases:  # what its `__setattr__`, `__eq__` do
             traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
-        return inherited_along(traits, self.class_bases)
+        return inherited_along(traits, self.class_bases, self.class_children)
 
     @cached_property
     def outside_bases(self) -> list[tuple[str, str]]:
@@ -243,7 +248,7 @@ class PackageIndex:
     def metaclasses(self) -> set[str]:
         """The package's classes deriving from `type`, through the package's own classes or directly (a class
         made by a metaclass is not one)."""
-        return {cls for cls in self.declared_bases if "type" in self._closure(cls, self.declared_bases)}
+        return {cls for cls in self.declared_bases if "type" in closure(cls, self.declared_bases)}
 
     def reads_every_attribute(self, cls: str | None, name: str = "") -> bool:
         """A class related to `cls` uses every attribute at once, or a configured framework base reads them; or,
@@ -317,7 +322,7 @@ class PackageIndex:
 
     def _defining(self, wanted: set[str]) -> set[str]:
         own = {cls: wanted & set(info.methods) for facts in self.files.values() for cls, info in facts.classes.items()}
-        return {cls for cls, methods in inherited_along(own, self.class_bases).items() if methods}
+        return {cls for cls, methods in inherited_along(own, self.class_bases, self.class_children).items() if methods}
 
     @cached_property
     def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:
@@ -512,7 +517,7 @@ class PackageIndex:
         own: dict[str, set[str]] = {}
         for cls, base in self.outside_bases:
             own.setdefault(cls, set()).update(of_base(base))
-        return inherited_along(own, self.class_bases)
+        return inherited_along(own, self.class_bases, self.class_children)
 
     @cached_property
     def library_reads(self) -> dict[str, set[str]]:
@@ -636,16 +641,25 @@ def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) 
     return None if source is None else _made(cache, kind, source_digest(source), facts_of(kind, key_path, source))
 
 
-def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
-    """`read_and_make` in a worker, with the cycle collector paused: a syntax tree is some hundred thousand
-    objects and no cycle, and the collector's passes over them while the file is read cost about a fifteenth
-    of the work; what the file's analysis leaves in cycles is a hundred objects or so, collected once it is on
-    again."""
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while facts, or an index's tables, are made, on again after (if it was):
+    they are some hundred thousand objects and no cycle, and the collector's passes over them while they are
+    made cost a fifteenth of a syntax tree's summary and a fifth of a package entry's decoding. Not around
+    libcst's work in this process: its trees hold cycles, which would wait for the next pass."""
+    enabled = gc.isenabled()
     gc.disable()
     try:
-        facts = read_and_make(*item)
+        yield
     finally:
-        gc.enable()
+        if enabled:
+            gc.enable()
+
+
+def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
+    """`read_and_make` in a worker, with the cycle collector paused."""
+    with collector_paused():
+        facts = read_and_make(*item)
     return None if facts is None else (facts.digest, facts.to_data())
 
 
@@ -748,13 +762,14 @@ def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: Fact
     times, inode) is the one recorded takes the facts recorded, unread; the others are read, and their facts
     found by content or made, as `gather_facts` does. The entry is written again when any of it changed."""
     started = time.time_ns()
-    recorded = cache.load_package(name, kind.key)
     statuses = {str(resolve(path)): file_status(path) for path in files}  # taken before any file is read
     known = {}
-    for path, status in statuses.items():
-        facts = _recorded(recorded.get(path), status, path, kind)
-        if facts is not None:
-            known[path] = facts
+    with collector_paused():
+        recorded = cache.load_package(name, kind.key)
+        for path, status in statuses.items():
+            facts = _recorded(recorded.get(path), status, path, kind)
+            if facts is not None:
+                known[path] = facts
     made = gather_facts({path: kind for path in files if str(resolve(path)) not in known}, cache, resolve, workers)
     gathered = {path: known.get(path) or made[path] for path in statuses if path in known or path in made}
     entry = {}

@@ -90,6 +90,7 @@ class ModuleFinder:
         self.own = frozenset(own)
         self.modules = modules or {}
         self.packages = {facts.path: package for facts, package in self.modules.values()}
+        self._installed: dict[str, bool] = {}  # top-level module -> in the environment: each a folder listing
 
     def outside(self, qualified: str) -> str | None:
         """A base as the library that defines it names it: one the package names through a module of its own
@@ -128,8 +129,11 @@ class ModuleFinder:
         """Some form of the top-level module of `module` is in the package, the standard library or the
         environment."""
         top = module.lstrip(".").split(".")[0]
-        return bool(top) and (module.startswith(".") or top in self.own or top in sys.stdlib_module_names
-                              or is_installed(self.environment.library_folders, top))
+        if not top or module.startswith(".") or top in self.own or top in sys.stdlib_module_names:
+            return bool(top)
+        if top not in self._installed:
+            self._installed[top] = is_installed(self.environment.library_folders, top)
+        return self._installed[top]
 
     def fallback_of(self, facts: FileFacts) -> Callable[[str], str | None]:
         """For `qualified_name`: the fallback binding of a name whose import cannot succeed here and whose

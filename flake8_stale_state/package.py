@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # Folders never part of a package's source, as flake8 excludes them by default.
@@ -15,22 +15,28 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def package_root(path: Path) -> Path:
-    """The top-most folder reached upward through `__init__.py` files, else the file's own folder.
+def package_root(folder: str, has_init: Callable[[str], bool] | None = None) -> Path:
+    """The top-most folder reached upward through `__init__.py` files from a file's real folder, else that
+    folder (`has_init`: whether a folder holds `__init__.py`, where its answers are kept).
 
     A folder without `__init__.py` inside a package (an implicit namespace subpackage, such as
     `flask/sansio/`) belongs to that package.
     """
-    folder = real_path(path).parent
-    while not (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
-        folder = folder.parent
+    has_init = has_init or holds_init
+    while not has_init(folder) and has_init(os.path.dirname(folder)):
+        folder = os.path.dirname(folder)
     root = folder
-    while (folder / "__init__.py").is_file():
+    while has_init(folder):
         root = folder
-        if folder.parent == folder:
+        parent = os.path.dirname(folder)
+        if parent == folder:
             break
-        folder = folder.parent
-    return root
+        folder = parent
+    return Path(root)
+
+
+def holds_init(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
 
 
 def is_package(root: Path) -> bool:

@@ -104,7 +104,7 @@ def test_unwritable_cache_folder(project, capsys, monkeypatch, blocker):
     if blocker == "writes refused":  # chmod does not stop root, so refuse the write itself
         def refuse(*args, **kwargs):
             raise PermissionError("read-only file system")
-        monkeypatch.setattr(cache_module.tempfile, "mkstemp", refuse)
+        monkeypatch.setattr("tempfile.mkstemp", refuse)  # the cache imports it where it writes
     else:
         (project / "cache").write_text("")
     assert findings(capsys) == EXPECTED

@@ -107,7 +107,7 @@ def test_flake8_reads_only_the_nearest_file_with_a_flake8_section(project):
 
 def test_without_a_toml_parser_pyproject_is_skipped(project, monkeypatch):
     (project / "pyproject.toml").write_text('[tool.stale-state]\nno-cache = true\n')
-    monkeypatch.setattr(config, "tomllib", None)
+    monkeypatch.setattr(config, "toml_parser", lambda: None)
     assert config.load({}).settings.use_cache is True
 
 
