@@ -124,10 +124,14 @@ SPHINX_PARAMETER = re.compile(r"^\s*:(?:param|parameter|arg|argument|type)\s+(?:
                               re.MULTILINE)
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, a class's attribute quoted as code
 # (``InteractiveParser.result``, `Config.verbose`), a quoted name called an attribute ("the 'x509' attribute"), or
-# one named on `self` ("available as self.localaddress")
-ATTRIBUTE_REFERENCE = re.compile(rf"{ATTR_ROLE}(\w+)`|(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"
-                                 r"|(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"
-                                 r"|(?<![\w.])self\.([A-Za-z_]\w*)")
+# one named on `self` ("available as self.localaddress"); each pattern with the text it cannot match without, so
+# that a docstring is searched only for the forms it may hold
+ATTRIBUTE_REFERENCES = (
+    (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`")),
+    ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")),
+    ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b")),
+)
+SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
 # an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` or
@@ -1957,12 +1961,17 @@ class Summarizer(ast.NodeVisitor):
         self.scope.leave()
 
     def _note_references(self, doc: str | None) -> None:
-        """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCE`) are API; those its examples
+        """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCES`) are API; those its examples
         read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
-        for match in ATTRIBUTE_REFERENCE.finditer(doc or ""):
-            if match.group(4) is None or self.scope.owner_class:  # `self` names an instance in a class only
-                self.builder.documented(next(name for name in match.groups() if name), sphinx=bool(match.group(1)))
-        for example in doctest_examples(doc or ""):
+        doc = doc or ""
+        for needed, reference in ATTRIBUTE_REFERENCES:
+            if needed in doc:
+                for name in reference.findall(doc):
+                    self.builder.documented(name, sphinx=needed == ":attr:`")
+        if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
+            for name in SELF_REFERENCE.findall(doc):
+                self.builder.documented(name)
+        for example in doctest_examples(doc):
             for node in ast.walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                     self.builder.read(node.attr, None, as_written=False)
