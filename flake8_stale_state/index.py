@@ -74,14 +74,9 @@ def per_argument(method: Callable) -> Callable:
 
 
 def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
-                    children: Mapping[str, set[str]] | None = None) -> dict[str, set[str]]:
+                    children: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Each class's own set joined with those of its bases, transitively (bases by short name): each class that
     has a set of its own hands it down to all its descendants (`children`: `bases` the other way round)."""
-    if children is None:
-        children = {}
-        for cls, parents in bases.items():
-            for parent in parents:
-                children.setdefault(parent, set()).add(cls)
     result = {cls: set(own.get(cls, ())) for cls in {*own, *bases}}
     for cls, values in own.items():
         if values:
@@ -646,7 +641,8 @@ def collector_paused() -> Iterator[None]:
     """Python's cycle collector off while facts, or an index's tables, are made, on again after (if it was):
     they are some hundred thousand objects and no cycle, and the collector's passes over them while they are
     made cost a fifteenth of a syntax tree's summary and a fifth of a package entry's decoding. Not around
-    libcst's work in this process: its trees hold cycles, which would wait for the next pass."""
+    libcst's work in the main process, whose trees hold cycles that would wait for the next pass there (a
+    worker makes one file's facts at a time, and its next pass collects them)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -90,7 +90,7 @@ UNTYPED_ANNOTATIONS = {"Any", "object", "Self", "TypeVar"}
 UNION_ANNOTATIONS = {"Optional", "Union"}
 PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(name)s"
 # class docstrings listing attributes: a section such as Google's `Attributes:` (or `Members:`, `Accessible
-# attributes:`), NumPy's `Attributes` over a rule, Sphinx fields, and lines that begin with `self.name`
+# attributes:`), NumPy's `Attributes` over a rule, and Sphinx fields
 ATTRIBUTE_SECTION = re.compile(
     r"^(\s*)(?:[A-Za-z]+ )*(?:[Aa]ttributes|[Mm]embers|[Ii]nstance variables)(?: [a-z]+)*:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
@@ -125,11 +125,11 @@ SPHINX_PARAMETER = re.compile(r"^\s*:(?:param|parameter|arg|argument|type)\s+(?:
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, a class's attribute quoted as code
 # (``InteractiveParser.result``, `Config.verbose`), a quoted name called an attribute ("the 'x509' attribute"), or
 # one named on `self` ("available as self.localaddress"); each pattern with the text it cannot match without, so
-# that a docstring is searched only for the forms it may hold
+# that a docstring is searched only for the forms it may hold, and whether it is Sphinx markup
 ATTRIBUTE_REFERENCES = (
-    (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`")),
-    ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])")),
-    ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b")),
+    (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`"), True),
+    ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"), False),
+    ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"), False),
 )
 SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
@@ -1964,10 +1964,10 @@ class Summarizer(ast.NodeVisitor):
         """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCES`) are API; those its examples
         read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
         doc = doc or ""
-        for needed, reference in ATTRIBUTE_REFERENCES:
+        for needed, reference, sphinx in ATTRIBUTE_REFERENCES:
             if needed in doc:
                 for name in reference.findall(doc):
-                    self.builder.documented(name, sphinx=needed == ":attr:`")
+                    self.builder.documented(name, sphinx=sphinx)
         if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)
