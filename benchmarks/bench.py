@@ -1,6 +1,7 @@
 """Speed and memory of flake8-stale-state against the tools people would otherwise run, measured fairly.
 
     python benchmarks/bench.py [--repeat 3] [--trees deepspeed==0.19.3 ...] [--measures NAME ...] [--write-readme]
+    python benchmarks/bench.py --instructions [--trees ...] [--measures stale-state-warm stdin]
 
 Each side runs from its own virtual environment under ~/.cache/stale-state/envs, never the repository's:
 flake8 alone (the versions of flake8, pyflakes, pycodestyle and mccabe the running environment has, no plugin),
@@ -13,7 +14,11 @@ pair by pair (A B, then B A), and medians are kept. Wall time, CPU (user + syste
 `os.wait4` on the command's own process: CPU counts that process and every worker it started and reaped
 (flake8's and stale-state's pools); peak RSS is that of the largest single process among them, not their sum.
 The load average is printed before and after; `--write-readme` replaces the README's table, and is refused
-when the 1-minute load was above 1 at the start. Not a test: these machines are shared and noisy.
+when the 1-minute load was above 1 at the start. Not a test: these machines are shared and noisy. Where they
+are too noisy for a change of a few percent, `--instructions` runs each side once under valgrind's callgrind
+and compares the instructions executed (every forked process's counted), which do not move with the machine's
+load; by default on the short measures only (a warm run, one file through stdin), callgrind being some fifty
+times slower than the process it counts.
 """
 
 from __future__ import annotations
@@ -128,6 +133,20 @@ def measure(command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | N
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
+def counted(command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> Run:
+    """One run under callgrind: the instructions the command and every process it forks execute (in billions,
+    in the place of the wall time and the CPU), the same run after run whatever else the machine does."""
+    with tempfile.TemporaryFile() as given:
+        given.write(stdin or b"")
+        given.seek(0)
+        result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                                cwd=cwd, env=env, stdin=given, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if result.returncode not in (0, 1, 3):
+        raise SystemExit(f"valgrind {' '.join(command)} failed in {cwd} (exit {result.returncode})")
+    billions = sum(map(int, re.findall(r"Collected : (\d+)", result.stderr.decode(errors="replace")))) / 1e9
+    return Run(billions, billions, 0.0)
+
+
 def median_run(runs: list[Run]) -> Run:
     return Run(*(statistics.median(values) for values in zip(*runs)))
 
@@ -142,9 +161,7 @@ def compare(label: str, ours: Callable[[], Run], theirs: Callable[[], Run], repe
         else:
             other.append(theirs())
             mine.append(ours())
-    row = Row(label, median_run(mine), median_run(other))
-    print(f"  {format_row(row)}", flush=True)
-    return row
+    return Row(label, median_run(mine), median_run(other))
 
 
 def package_folder(tree: Path, name: str) -> str:
@@ -159,7 +176,9 @@ def size_of(folder: Path) -> tuple[int, int]:
     return len(files), sum(len(path.read_bytes().splitlines()) for path in files)
 
 
-def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path], scratch: Path) -> list[Row]:
+def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path], scratch: Path,
+               run: Callable[..., Run] = measure) -> list[Row]:
+    """The rows of `measures` on one tree, each side's runs made by `run` (`measure`, or `counted`)."""
     name, version = spec.split("==")
     tree = sdist(name, version)
     folder = package_folder(tree, name)
@@ -183,39 +202,42 @@ def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path]
     # warm-up: byte-code for every module each side imports, and the warm cache filled
     for command in (ours_cli, vulture, flake8("ours", "E9", folder), flake8("alone", "E9", folder)):
         measure(command, tree, warm)
-    rows = []
-    if "stale-state-cold" in measures:
-        rows.append(compare(f"{name}: stale-state cold / vulture", lambda: measure(ours_cli, tree, cold()),
-                            lambda: measure(vulture, tree, env), repeat))
-    if "stale-state-warm" in measures:
-        rows.append(compare(f"{name}: stale-state warm / vulture", lambda: measure(ours_cli, tree, warm),
-                            lambda: measure(vulture, tree, env), repeat))
+    rows: list[Row] = []
+    formatted = format_counted_row if run is counted else format_row
+
+    def add(label: str, ours: list[str], theirs: list[str], ours_env: Callable[[], dict[str, str]],
+            theirs_env: dict[str, str], stdin: bytes | None = None) -> None:
+        row = compare(f"{name}: {label}", lambda: run(ours, tree, ours_env(), stdin),
+                      lambda: run(theirs, tree, theirs_env, stdin), repeat)
+        rows.append(row)
+        print(f"  {formatted(row)}", flush=True)
+
     flake8_f = flake8("alone", "F", folder)
+    if "stale-state-cold" in measures:
+        add("stale-state cold / vulture", ours_cli, vulture, cold, env)
+    if "stale-state-warm" in measures:
+        add("stale-state warm / vulture", ours_cli, vulture, lambda: warm, env)
     if "flake8-ss-cold" in measures:
-        rows.append(compare(f"{name}: flake8 --select SS cold / flake8 alone --select F",
-                            lambda: measure(flake8("ours", "SS", folder), tree, cold()),
-                            lambda: measure(flake8_f, tree, env), repeat))
+        add("flake8 --select SS cold / flake8 alone --select F", flake8("ours", "SS", folder), flake8_f, cold, env)
     if "flake8-ss-warm" in measures:
-        rows.append(compare(f"{name}: flake8 --select SS warm / flake8 alone --select F",
-                            lambda: measure(flake8("ours", "SS", folder), tree, warm),
-                            lambda: measure(flake8_f, tree, env), repeat))
+        add("flake8 --select SS warm / flake8 alone --select F", flake8("ours", "SS", folder), flake8_f,
+            lambda: warm, env)
     if "flake8-e9" in measures:
-        rows.append(compare(f"{name}: flake8 --select E9, plugin installed / flake8 alone",
-                            lambda: measure(flake8("ours", "E9", folder), tree, warm),
-                            lambda: measure(flake8("alone", "E9", folder), tree, env), repeat))
+        add("flake8 --select E9, plugin installed / flake8 alone", flake8("ours", "E9", folder),
+            flake8("alone", "E9", folder), lambda: warm, env)
     one = STDIN_FILES.get(name)
     if "stdin" in measures and one and (tree / one).is_file():
-        source = (tree / one).read_bytes()
-        rows.append(compare(f"{name}: one file via stdin, warm, --select SS / flake8 alone --select F",
-                            lambda: measure(flake8("ours", "SS", "-", "--stdin-display-name", one), tree, warm, source),
-                            lambda: measure(flake8("alone", "F", "-", "--stdin-display-name", one), tree, env, source),
-                            repeat))
+        add("one file via stdin, warm, --select SS / flake8 alone --select F",
+            flake8("ours", "SS", "-", "--stdin-display-name", one),
+            flake8("alone", "F", "-", "--stdin-display-name", one), lambda: warm, env, (tree / one).read_bytes())
     print(f"{spec}: done; {load_line()}", flush=True)
     return rows
 
 
 HEADER = ("| measure | ours (s) | theirs (s) | ratio | CPU ours (s) | CPU theirs (s) | CPU ratio "
           "| peak RSS ours (MiB) | theirs (MiB) | RSS ratio |\n|---|---|---|---|---|---|---|---|---|---|")
+COUNTED_HEADER = "| measure | ours (10^9 instructions) | theirs | ratio |\n|---|---|---|---|"
+COUNTED_MEASURES = ("stale-state-warm", "stdin")  # short enough to run under callgrind
 
 
 def format_row(row: Row) -> str:
@@ -223,6 +245,11 @@ def format_row(row: Row) -> str:
     return (f"| {row.label} | {ours.wall:.2f} | {theirs.wall:.2f} | {ours.wall / theirs.wall:.2f} "
             f"| {ours.cpu:.2f} | {theirs.cpu:.2f} | {ours.cpu / theirs.cpu:.2f} "
             f"| {ours.rss_mib:.0f} | {theirs.rss_mib:.0f} | {ours.rss_mib / theirs.rss_mib:.2f} |")
+
+
+def format_counted_row(row: Row) -> str:
+    return (f"| {row.label} | {row.ours.wall:.3f} | {row.theirs.wall:.3f} | "
+            f"{row.ours.wall / row.theirs.wall:.3f} |")
 
 
 def write_readme(table: str) -> None:
@@ -238,9 +265,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--trees", nargs="+", default=list(TREES), metavar="NAME==VERSION")
-    parser.add_argument("--measures", nargs="+", default=list(MEASURES), choices=MEASURES)
+    parser.add_argument("--measures", nargs="+", choices=MEASURES,
+                        help=f"default: all; with --instructions, {' '.join(COUNTED_MEASURES)}")
     parser.add_argument("--write-readme", action="store_true", help="replace the README's table (quiet machine only)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each side's instructions once under valgrind's callgrind instead of timing it: "
+                             "figures a noisy machine does not move")
     args = parser.parse_args()
+    args.measures = args.measures or list(COUNTED_MEASURES if args.instructions else MEASURES)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
+        if args.write_readme:
+            raise SystemExit("--write-readme writes the timed table: leave out --instructions")
     at_start = load()
     print(f"machine: {os.cpu_count()} cores; at the start: {load_line()}", flush=True)
     if args.write_readme and at_start > QUIET_LOAD:
@@ -253,10 +290,14 @@ def main() -> None:
     print("byte-code written and read (no PYTHONDONTWRITEBYTECODE), after a warm-up run of each side; "
           f"medians of {args.repeat}, sides alternated pair by pair", flush=True)
     rows = []
+    repeat, run = (1, counted) if args.instructions else (args.repeat, measure)
     with tempfile.TemporaryDirectory(prefix="stale-state-bench-") as scratch:
         for spec in args.trees:
-            rows.extend(bench_tree(spec, set(args.measures), args.repeat, envs, Path(scratch)))
+            rows.extend(bench_tree(spec, set(args.measures), repeat, envs, Path(scratch), run))
     at_end = load()
+    if args.instructions:
+        print("\n".join([COUNTED_HEADER, *map(format_counted_row, rows)]))
+        return
     table = "\n".join([HEADER, *map(format_row, rows)])
     print(f"\nload average, 1 minute: {at_start:.2f} at the start, {at_end:.2f} at the end "
           f"({os.cpu_count()} cores); medians of {args.repeat}\n{table}")
