@@ -110,6 +110,14 @@ LAYOUT = {
     "pyTelegramBotAPI": ("telebot", "tests"), "irc": ("irc", None), "pymemcache": ("pymemcache", None),
     "pg8000": ("src/pg8000", "test"), "bpython": ("bpython", None), "blessed": ("blessed", "tests"),
     "minio": ("minio", "tests"), "humanfriendly": ("humanfriendly", None), "xonsh": ("xonsh", "tests"),
+    # the thirteenth corpus, frozen at 64d5daf, to measure the twelfth's rules on packages they were not made from
+    "qtconsole": ("qtconsole", None), "aiogram": ("aiogram", "tests"), "moviepy": ("moviepy", "tests"),
+    "pettingzoo": ("pettingzoo", "test"), "pykka": ("src/pykka", "tests"), "thespian": ("thespian", None),
+    "arcade": ("arcade", None), "nibabel": ("nibabel", None), "lmfit": ("lmfit", "tests"),
+    "canopen": ("canopen", "test"), "cantools": ("src/cantools", "tests"), "cassandra-driver": ("cassandra", None),
+    "geopy": ("geopy", "test"), "execnet": ("src/execnet", "testing"), "pyudev": ("src/pyudev", "tests"),
+    "pony": ("pony", None), "trimesh": ("trimesh", "tests"), "tenacity": ("tenacity", "tests"),
+    "keystoneauth1": ("keystoneauth1", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled

@@ -400,7 +400,15 @@ class FactsBuilder:
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str],
                     metaclass: str | None = None) -> None:
-        self.facts.classes[name] = ClassInfo([b for b in bases if b], decorators, [], False, [], False, {}, metaclass)
+        listed = [b for b in bases if b]
+        known = self.facts.classes.get(name)
+        if known is None:
+            self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass)
+        else:  # defined again in the module (an old name kept, deriving from the class that took its place):
+            # one class of that name, as across modules, with the bases of both
+            self.facts.classes[name] = known._replace(
+                bases=[*known.bases, *(b for b in listed if b not in known.bases)],
+                decorators=[*known.decorators, *decorators], metaclass=known.metaclass or metaclass)
         self.class_stack.append(name)
 
     def made_class(self, callee: str | None, name: str | None, bases: list[str | None]) -> None:

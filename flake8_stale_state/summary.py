@@ -15,6 +15,7 @@ import io
 import itertools
 import os
 import re
+import textwrap
 import tokenize
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -422,17 +423,19 @@ def docstring_listed_names(doc: str) -> set[str]:
     return found
 
 
-def doctest_examples(doc: str) -> Iterator[ast.Module]:
-    """The examples of a docstring (`>>> ` lines and their `... ` continuations) that parse as Python."""
-    if ">>>" not in doc:
-        return
+def doc_examples(doc: str) -> Iterator[ast.Module]:
+    """The examples of a docstring that parse as Python: its doctests (`>>> ` lines and their `... `
+    continuations) and its code blocks (under a code directive or a line ending in `::`, or fenced)."""
     sources: list[str] = []
-    for line in doc.splitlines():
-        prompt = DOCTEST_PROMPT.match(line)
-        if prompt and prompt.group(1) == ">>>":
-            sources.append(prompt.group(2) or "")
-        elif prompt and sources:
-            sources[-1] += "\n" + (prompt.group(2) or "")
+    if ">>>" in doc:
+        for line in doc.splitlines():
+            prompt = DOCTEST_PROMPT.match(line)
+            if prompt and prompt.group(1) == ">>>":
+                sources.append(prompt.group(2) or "")
+            elif prompt and sources:
+                sources[-1] += "\n" + (prompt.group(2) or "")
+    if "::" in doc or "```" in doc or "~~~" in doc:
+        sources.extend(textwrap.dedent("\n".join(block)) for block in code_blocks(doc.splitlines(), fences=True))
     for source in sources:
         if len(source) <= MAX_CODE_STRING:
             try:
@@ -1791,6 +1794,9 @@ class Summarizer(ast.NodeVisitor):
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)
+            if isinstance(func, ast.Attribute) and func.attr in LOOKUP_METHODS and len(positional) == 1:
+                for pattern in name_patterns(positional[0]) or ():  # `super().__getattribute__("exception")`
+                    self._read(pattern, func.value, as_written=False, pattern="*" in pattern)
             if (callee in SETTERS and len(positional) >= 2 and self._is_receiver(positional[0])
                     and string_value(positional[1]) is None):
                 self.builder.assigns_unnamed()  # `setattr(self, key, value)`
@@ -1962,7 +1968,8 @@ class Summarizer(ast.NodeVisitor):
 
     def _note_references(self, doc: str | None) -> None:
         """The attributes a docstring names for its readers (`ATTRIBUTE_REFERENCES`) are API; those its examples
-        read (`>>> note.pitch`) are read, on objects of any class, as code that runs outside any class."""
+        read (`>>> note.pitch`, a code block's `if match.time_span > 1:`) are read, on objects of any class, as
+        code that runs outside any class."""
         doc = doc or ""
         for needed, reference, sphinx in ATTRIBUTE_REFERENCES:
             if needed in doc:
@@ -1971,7 +1978,7 @@ class Summarizer(ast.NodeVisitor):
         if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)
-        for example in doctest_examples(doc):
+        for example in doc_examples(doc):
             for node in ast.walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                     self.builder.read(node.attr, None, as_written=False)
@@ -2126,25 +2133,40 @@ def html_code(text: str) -> Iterator[str]:
 
 
 def block_lines(lines: list[str], fences: bool) -> Iterator[str]:
-    """The lines of a page's code blocks: fenced ones where the page is Markdown (in reStructuredText, `~~~`
-    underlines a title), literal and code blocks (reStructuredText's, indented under a line ending in `::` or a
-    code directive), and doctest lines."""
+    """The lines of a page's code blocks (`code_blocks`) and its doctest lines."""
+    for block in code_blocks(lines, fences):
+        yield from block
+    yield from (line for line in lines if line.lstrip().startswith((">>> ", "... ")))
+
+
+def code_blocks(lines: list[str], fences: bool) -> Iterator[list[str]]:
+    """The lines of each code block: fenced ones where `fences` (in a reStructuredText page, `~~~` underlines a
+    title), literal and code blocks (reStructuredText's, indented under a line ending in `::` or a code
+    directive)."""
     fence: str | None = None  # the fence of the block being read
     block_indent: int | None = None  # the indentation of the line that opened the literal block being read
+    block: list[str] = []
     for line in lines:
         stripped = line.lstrip()
         if fence is not None:
-            fence = None if stripped.startswith(fence) else fence
-            yield line
+            if stripped.startswith(fence):
+                fence = None
+                yield block
+                block = []
+            else:
+                block.append(line)
             continue
         indent = len(line) - len(stripped)
         if block_indent is not None and (not stripped or indent > block_indent):
-            yield line
+            block.append(line)
             continue
+        if block:
+            yield block
+            block = []
         fence = next((mark for mark in FENCE if stripped.startswith(mark)), None) if fences else None
         block_indent = indent if LITERAL_BLOCK_START.search(line) else None
-        if stripped.startswith((">>> ", "... ")):
-            yield line
+    if block:
+        yield block
 
 
 def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFacts:
