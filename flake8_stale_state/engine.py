@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -287,14 +288,20 @@ def unreadable(display: str) -> list[Finding]:
 
 def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
     """The top-level module names the package's files are imported by: a package's own name; in a folder
-    without `__init__.py`, its modules' and subfolders' names."""
+    without `__init__.py`, its modules' and subfolders' names, but for a subfolder without `__init__.py`
+    named like a module of the standard library (a `tests/logging/` of test files): Python finds such a
+    namespace folder only where no module of that name exists."""
     names = set()
     for root in roots:
         if is_package(root):
             names.add(root.name)
-        else:
-            names.update(path.relative_to(root).parts[0].removesuffix(".py")
-                         for path in files if path.is_relative_to(root))
+            continue
+        for path in files:
+            if path.is_relative_to(root):
+                parts = path.relative_to(root).parts
+                name = parts[0].removesuffix(".py")
+                if len(parts) == 1 or name not in sys.stdlib_module_names or is_package(root / parts[0]):
+                    names.add(name)
     return names
 
 

@@ -15,7 +15,6 @@ import io
 import itertools
 import os
 import re
-import textwrap
 import tokenize
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -435,7 +434,7 @@ def doc_examples(doc: str) -> Iterator[ast.Module]:
             elif prompt and sources:
                 sources[-1] += "\n" + (prompt.group(2) or "")
     if "::" in doc or "```" in doc or "~~~" in doc:
-        sources.extend(textwrap.dedent("\n".join(block)) for block in code_blocks(doc.splitlines(), fences=True))
+        sources.extend(dedented(block) for block in code_blocks(doc.splitlines(), fences=True))
     for source in sources:
         if len(source) <= MAX_CODE_STRING:
             try:
@@ -2137,6 +2136,12 @@ def block_lines(lines: list[str], fences: bool) -> Iterator[str]:
     for block in code_blocks(lines, fences):
         yield from block
     yield from (line for line in lines if line.lstrip().startswith((">>> ", "... ")))
+
+
+def dedented(lines: list[str]) -> str:
+    """The lines without the indentation they all share (textwrap's, whose import costs more than its use)."""
+    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(line[indent:] for line in lines)
 
 
 def code_blocks(lines: list[str], fences: bool) -> Iterator[list[str]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import counting_parses, run_cli
+from conftest import Analyzer, Settings, counting_parses, run_cli
 from flake8_stale_state.environment import NotAnEnvironment, find_environment, named_environment
 
 SUBCLASS = """\
@@ -361,6 +361,36 @@ def test_the_package_own_modules_by_top_level_name(tmp_path):
     loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
     assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
     assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
+    # a folder of tests named like a module of the standard library is no module, but a package of that name
+    # or a module file would be found before the standard library's
+    (tmp_path / "tests" / "logging").mkdir(parents=True)
+    (tmp_path / "tests" / "json").mkdir(parents=True)
+    (tmp_path / "tests" / "json" / "__init__.py").write_text("")
+    tests = [tmp_path / "tests" / "logging" / "test_handlers.py", tmp_path / "tests" / "json" / "__init__.py",
+             tmp_path / "tests" / "csv.py"]
+    assert own_modules((tmp_path / "tests",), tests) == {"json", "csv"}
+
+
+HANDLER = """\
+import logging
+
+
+class EventPoster(logging.Handler):
+    def createLock(self):
+        self.lock = None  # read by logging.Handler.acquire
+        self.posted = 0  # expect: SS101
+"""
+
+
+def test_a_folder_of_tests_named_like_a_standard_module_hides_no_standard_base(tmp_path):
+    (tmp_path / "ops").mkdir()
+    (tmp_path / "ops" / "__init__.py").write_text("")
+    (tmp_path / "ops" / "posting.py").write_text(HANDLER)
+    (tmp_path / "tests" / "logging").mkdir(parents=True)
+    (tmp_path / "tests" / "logging" / "test_posting.py").write_text("def test_it():\n    pass\n")
+    settings = Settings(use_cache=False, roots=(tmp_path / "ops", tmp_path / "tests"))
+    found = Analyzer(settings).check(tmp_path / "ops" / "posting.py")
+    assert [(f.line, f.symbol) for f in found] == [(7, "posted")]
 
 
 SETTER_BASE = """\
