@@ -145,6 +145,9 @@ def listed_strings(node: cst.BaseExpression | None) -> list[str]:
         return [value]
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         return [s for element in node.elements for s in listed_strings(element.value)]
+    if isinstance(node, cst.Dict):  # `__slots__ = {"name": "its docstring"}`: the keys
+        return [s for element in node.elements if isinstance(element, cst.DictElement)
+                for s in listed_strings(element.key)]
     return []
 
 

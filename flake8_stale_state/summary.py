@@ -168,6 +168,8 @@ def listed_strings(node: ast.expr | None) -> list[str]:
         return [value]
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return [s for element in node.elts for s in listed_strings(element)]
+    if isinstance(node, ast.Dict):  # `__slots__ = {"name": "its docstring"}`: the keys
+        return [s for key in node.keys if key is not None for s in listed_strings(key)]
     return []
 
 
