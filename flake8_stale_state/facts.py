@@ -48,9 +48,11 @@ class ClassInfo(NamedTuple):
     # names given as strings to calls in the class body (`fields_desc = [ByteField("tfv", 0)]`): attributes a
     # `__setattr__` of the hierarchy may manage
     declared: tuple[str, ...] = ()
-    # classes whose methods it runs on its own objects, `SffIterator._check_eof(self, handle)`: what they read
-    # through their receiver is read on its objects too
+    # the methods of other classes it runs on its own objects, "SffIterator._check_eof" for
+    # `SffIterator._check_eof(self, handle)`: what that class reads through its receiver is read on its objects
+    # too, unless the method is a static one, which has no receiver
     runs_methods_of: tuple[str, ...] = ()
+    static_methods: tuple[str, ...] = ()  # names bound in the class body by a `@staticmethod` `def`
 
 
 class MadeClass(NamedTuple):
@@ -347,12 +349,13 @@ class FactsBuilder:
         if info is not None and not info.assigns_unnamed:
             self.facts.classes[cls] = info._replace(assigns_unnamed=True)
 
-    def runs_methods_of(self, other: str) -> None:
+    def runs_methods_of(self, other: str, method: str) -> None:
         """The receiver is passed to a method of the class `other`, called on the class: `Other.method(self)`."""
         cls = self.scope.owner_class
         info = self.facts.classes.get(cls) if cls else None
-        if info is not None and other != cls and other not in info.runs_methods_of:
-            self.facts.classes[cls] = info._replace(runs_methods_of=(*info.runs_methods_of, other))
+        run = f"{other}.{method}"
+        if info is not None and other != cls and run not in info.runs_methods_of:
+            self.facts.classes[cls] = info._replace(runs_methods_of=(*info.runs_methods_of, run))
 
     def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
@@ -425,6 +428,8 @@ class FactsBuilder:
         cls = self._current_class()
         if name == "__setattr__" and not cls.registers:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
+        if "staticmethod" in decorators:
+            self.facts.classes[self.class_stack[-1]] = cls = cls._replace(static_methods=(*cls.static_methods, name))
         for decorator in decorators:
             # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
             # package see it as what the class reads through self (library_bases.py). The property is bound to

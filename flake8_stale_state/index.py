@@ -293,7 +293,10 @@ class PackageIndex:
                 # `user = Permission("_user")`: a descriptor given an attribute's name looks that attribute up
                 if info.declared and any(callee in self.descriptors for callee in info.body_calls.values()):
                     by_class.setdefault(cls, set()).update(info.declared)
-                borrowing.extend((cls, other) for other in info.runs_methods_of)
+                for run in info.runs_methods_of:
+                    other, _, method = run.rpartition(".")
+                    if method not in self.static_methods_of(other):
+                        borrowing.append((cls, other))
         if looping:  # a base's loop over the names each subclass lists in its body, in any module
             listed = {(cls, name): strings for facts in self.files.values()
                       for cls, lists in facts.body_lists.items() for name, strings in lists.items()}
@@ -303,6 +306,16 @@ class PackageIndex:
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
             by_class.setdefault(cls, set()).update(by_class.get(other, ()))
         return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def _static_methods(self) -> dict[str, set[str]]:
+        """Class name -> its static methods, and those of its bases in the package."""
+        own = {cls: set(info.static_methods) for facts in self.files.values() for cls, info in facts.classes.items()
+               if info.static_methods}
+        return inherited_along(own, self.class_bases, self.class_children)
+
+    def static_methods_of(self, cls: str) -> set[str]:
+        return self._static_methods.get(cls, set())
 
     @cached_property
     def data_descriptors(self) -> set[str]:

@@ -1806,7 +1806,7 @@ class Summarizer(ast.NodeVisitor):
             self.builder.made_class(callee, string_value(positional[0]), [base_name(b) for b in positional[1].elts])
         if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
                 and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
-            self.builder.runs_methods_of(owner.rpartition(".")[2])  # `SffIterator._check_eof(self, handle)`
+            self.builder.runs_methods_of(owner.rpartition(".")[2], func.attr)  # `Iterator._check_eof(self, f)`
         if callee in EVALUATORS and node.args:
             (self.functions[-1] if self.functions else self.module_code).evaluates = True
         if isinstance(func, ast.Attribute):
