@@ -264,6 +264,7 @@ class FactsBuilder:
         self.facts = FileFacts(path="")
         self.class_stack: list[str] = []
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
+        self.bases_of_redefined: dict[str, set[str]] = {}  # a class defined again in the module: its bases so far
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0) -> None:
@@ -408,10 +409,18 @@ class FactsBuilder:
         if known is None:
             self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass)
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
-            # one class of that name, as across modules, with the bases of both
-            self.facts.classes[name] = known._replace(
-                bases=[*known.bases, *(b for b in listed if b not in known.bases)],
-                decorators=[*known.decorators, *decorators], metaclass=known.metaclass or metaclass)
+            # one class of that name, as across modules, with the bases of both; extended in place, so that a
+            # module defining one name many times costs no more than as many names
+            seen = self.bases_of_redefined.get(name)
+            if seen is None:
+                seen = self.bases_of_redefined[name] = set(known.bases)
+            for base in listed:
+                if base not in seen:
+                    seen.add(base)
+                    known.bases.append(base)
+            known.decorators.extend(decorators)
+            if metaclass and not known.metaclass:
+                self.facts.classes[name] = known._replace(metaclass=metaclass)
         self.class_stack.append(name)
 
     def made_class(self, callee: str | None, name: str | None, bases: list[str | None]) -> None:
