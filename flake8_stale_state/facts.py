@@ -51,8 +51,8 @@ class ClassInfo(NamedTuple):
     # the methods of other classes it runs on its own objects, "SffIterator._check_eof" for
     # `SffIterator._check_eof(self, handle)`: what that class reads through its receiver is read on its objects
     # too, unless the method is a static one, which has no receiver
-    runs_methods_of: tuple[str, ...] = ()
-    static_methods: tuple[str, ...] = ()  # names bound in the class body by a `@staticmethod` `def`
+    runs_methods_of: list[str] | tuple[str, ...] = ()  # a list while the module is read (as the next)
+    static_methods: list[str] | tuple[str, ...] = ()  # names bound in the class body by a `@staticmethod` `def`
 
 
 class MadeClass(NamedTuple):
@@ -265,6 +265,7 @@ class FactsBuilder:
         self.class_stack: list[str] = []
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
         self.bases_of_redefined: dict[str, set[str]] = {}  # a class defined again in the module: its bases so far
+        self.runs_of: dict[str, set[str]] = {}  # class -> its `runs_methods_of`, to look up
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0) -> None:
@@ -354,9 +355,13 @@ class FactsBuilder:
         """The receiver is passed to a method of the class `other`, called on the class: `Other.method(self)`."""
         cls = self.scope.owner_class
         info = self.facts.classes.get(cls) if cls else None
+        if info is None or other == cls:
+            return
         run = f"{other}.{method}"
-        if info is not None and other != cls and run not in info.runs_methods_of:
-            self.facts.classes[cls] = info._replace(runs_methods_of=(*info.runs_methods_of, run))
+        seen = self.runs_of.setdefault(cls, set())
+        if run not in seen:
+            seen.add(run)
+            info.runs_methods_of.append(run)
 
     def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
@@ -407,7 +412,8 @@ class FactsBuilder:
         listed = [b for b in bases if b]
         known = self.facts.classes.get(name)
         if known is None:
-            self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass)
+            self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass,
+                                                 runs_methods_of=[], static_methods=[])
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names
@@ -438,7 +444,7 @@ class FactsBuilder:
         if name == "__setattr__" and not cls.registers:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         if "staticmethod" in decorators:
-            self.facts.classes[self.class_stack[-1]] = cls = cls._replace(static_methods=(*cls.static_methods, name))
+            cls.static_methods.append(name)
         for decorator in decorators:
             # `@x.setter` turns `self.x = v` into a call of the setter, in subclasses too: those outside the
             # package see it as what the class reads through self (library_bases.py). The property is bound to
