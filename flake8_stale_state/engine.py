@@ -296,12 +296,9 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
         if is_package(root):
             names.add(root.name)
             continue
-        for path in files:
-            if path.is_relative_to(root):
-                parts = path.relative_to(root).parts
-                name = parts[0].removesuffix(".py")
-                if len(parts) == 1 or name not in sys.stdlib_module_names or is_package(root / parts[0]):
-                    names.add(name)
+        entries = {path.relative_to(root).parts[0] for path in files if path.is_relative_to(root)}
+        names.update(entry.removesuffix(".py") for entry in entries
+                     if entry.endswith(".py") or entry not in sys.stdlib_module_names or is_package(root / entry))
     return names
 
 
