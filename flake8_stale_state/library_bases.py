@@ -211,7 +211,8 @@ class LibraryClasses:
         """What the class and its bases do with every attribute at once: "registers" where one defines
         `__setattr__` (as `torch.nn.Module` does, registering submodules and parameters), "reads_all" where one
         compares, hashes, serialises or returns `self.__dict__`, "reads_public" where one does so with the names
-        not beginning with `_` (the package's own classes' rules)."""
+        not beginning with `_` (the package's own classes' rules); "opaque" where one has no source to read (not
+        installed, or compiled: a .NET class reached through pythonnet)."""
         return self._class_facts(qualified)[1]
 
     def class_methods(self, qualified: str) -> frozenset[str]:
@@ -236,6 +237,8 @@ class LibraryClasses:
             module, _, name = pending.pop().rpartition(".")
             summary = self.module_summary(module) if module else None
             if summary is None:
+                if module:  # not installed, or compiled: what it reads is unknown
+                    traits.add("opaque")
                 continue
             facts, package = summary
             info = facts.classes.get(name)

@@ -143,6 +143,41 @@ def test_bases_from_the_environment_read_their_attributes(project, env, capsys):
     assert nothing_ran(project)
 
 
+OPAQUE = """\
+import System.Windows.Forms as WinForms
+from compiledlib import Widget
+from fakelib import Base
+
+
+class Browser(WinForms.Form):
+    def __init__(self):
+        self.TopMost = True  # a property of the .NET form: its setter runs, and the form reads it
+        self.MAX_SIZE = 3  # spelt like a constant, not a property
+        self.title = "x"
+
+
+class Panel(Widget):  # installed, compiled: no source to read
+    def __init__(self):
+        self.Caption = "x"
+
+
+class Plain(Base):  # read, and nothing there holds `Caption`
+    def __init__(self):
+        self.Caption = "x"
+"""
+
+
+def test_a_capitalised_name_is_a_property_of_a_base_with_no_source_to_read(project, env, capsys):
+    (project / "pkg" / "forms.py").write_text(OPAQUE)
+    site = env / "lib" / "python3.11" / "site-packages"
+    (site / "compiledlib.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+    code, out, err = run_cli(capsys, "--python", str(env / "bin" / "python"), "pkg/forms.py")
+    assert code == 1
+    assert [line.split(" '")[0] + " " + line.split("'")[1] for line in out] == [
+        "pkg/forms.py:9:9: SS101 MAX_SIZE", "pkg/forms.py:10:9: SS101 title", "pkg/forms.py:20:9: SS101 Caption"]
+    assert "System.Windows.Forms.Form not found" in err and "compiledlib" not in err
+
+
 def test_without_the_library_its_readers_are_unknown_and_the_base_is_named(project, capsys):
     code, out, err = run_cli(capsys, "pkg/sub.py")  # the environment running the tests has no fakelib
     assert code == 1

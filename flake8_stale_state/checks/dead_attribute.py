@@ -4,11 +4,14 @@ A read through `self`/`cls`/`super()` in class B reaches B's hierarchy in the pa
 descendants and the classes sharing a descendant with it); a read on an object whose class is known (an
 annotation, a constructor call, `isinstance`) reaches that class's hierarchy; any other read reaches every
 class. Reads in any form count: `getattr(obj, "X")`, computed names, format strings, dataclass fields,
-`self.__dict__["X"]`; a read that only feeds the attribute itself (`self.n += 1`) does not. Uses of the whole
-object (comparing, hashing, serialising or returning `self.__dict__`) read every attribute; a debug
+`self.__dict__["X"]`; a read that only feeds the attribute itself (`self.n += 1`) does not, but adding objects
+to a container in a class that keys tables by their `id()` keeps them alive. Uses of the whole object
+(comparing, hashing, serialising or returning `self.__dict__`, handing the object to a function that reads
+computed keys of its parameter's `__dict__`) read every attribute; a debug
 representation, state moved to another object and lookups in `__getattr__` read none. Code outside the package
 reads attributes documented as API, an exception's public attributes, and what a base class from the standard
-library or an installed library reads through `self`.
+library or an installed library reads through `self`, and the capitalised properties (`self.TopMost = True`) of a
+base with no source to read (a .NET class through pythonnet).
 
 The hint ("did you mean") names an attribute read on the write's own classes, never a method, class or
 constant: first a name read there that nothing there assigns, then a name in one of the shapes a drift takes.
@@ -71,13 +74,16 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
     library (a function replacing one of its methods too), or the package's users, for an attribute documented
-    as API (a private one by Sphinx markup only) or a public one carried by an exception."""
+    as API (a private one by Sphinx markup only) or a public one carried by an exception; and a base with no
+    source to read, for a name spelt like one of its properties."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
     if write.function and write.name in index.library_methods_of(write.cls):
         return True  # an instance's own version of a hook the library calls: `self.endElement = self._end`
     if write.name in index.documented_names:  # a private name only where Sphinx markup names it
         return True
+    if is_capitalised(write.name) and "opaque" in index.traits_of(write.cls):
+        return True  # a property of a base with no source to read: a .NET form's `self.TopMost = True`
     return not write.name.startswith("_") and "exception" in index.traits_of(write.cls)
 
 
@@ -126,6 +132,11 @@ def display_name(name: str, cls: str) -> str:
     """A private name as written in its class: `_Engine__token` -> `__token`."""
     prefix = f"_{cls.lstrip('_')}__"
     return name[len(prefix) - 2:] if name.startswith(prefix) else name
+
+
+def is_capitalised(name: str) -> bool:
+    """Spelt like a class or a property of a .NET or COM object (`TopMost`), not like a constant."""
+    return name[:1].isupper() and not name.isupper()
 
 
 def is_attribute_name(name: str) -> bool:
