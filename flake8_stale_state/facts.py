@@ -53,6 +53,9 @@ class ClassInfo(NamedTuple):
     # too, unless the method is a static one, which has no receiver
     runs_methods_of: list[str] | tuple[str, ...] = ()  # a list while the module is read (as the next)
     static_methods: list[str] | tuple[str, ...] = ()  # names bound in the class body by a `@staticmethod` `def`
+    # (function's short name, position) of each call handing the receiver to a function: `sstruct.pack(fmt,
+    # self)` is ("pack", 1), which reads the object's whole `__dict__` where `whole_parameters` says so
+    lends_receiver: list[tuple[str, int]] | tuple[tuple[str, int], ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -154,6 +157,9 @@ class FileFacts:
     # class -> name bound in its body to a literal of strings -> those strings (`_GUTS = (("name", eq), ...)`):
     # the names a base's loop over `self._GUTS` takes, in whichever module the base is
     body_lists: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # function's short name -> positions of the parameters whose whole `__dict__` it reads (`def pack(fmt, obj):
+    # ... obj.__dict__[name]`): every attribute of the objects its callers pass there
+    whole_parameters: dict[str, list[int]] = field(default_factory=dict)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -177,6 +183,7 @@ class FileFacts:
             "name_aliases": self.name_aliases,
             "import_fallbacks": self.import_fallbacks,
             "body_lists": self.body_lists,
+            "whole_parameters": self.whole_parameters,
             "error": self.error,
         }
 
@@ -203,6 +210,7 @@ class FileFacts:
             name_aliases=data["name_aliases"],
             import_fallbacks=data["import_fallbacks"],
             body_lists=data["body_lists"],
+            whole_parameters=data["whole_parameters"],
             error=data["error"],
         )
 
@@ -266,6 +274,8 @@ class FactsBuilder:
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
         self.bases_of_redefined: dict[str, set[str]] = {}  # a class defined again in the module: its bases so far
         self.runs_of: dict[str, set[str]] = {}  # class -> its `runs_methods_of`, to look up
+        self.lent_of: dict[str, set[tuple[str, int]]] = {}  # class -> its `lends_receiver`, to look up
+        self.whole_of: dict[str, set[int]] = {}  # function -> its `whole_parameters`, to look up
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0) -> None:
@@ -363,6 +373,22 @@ class FactsBuilder:
             seen.add(run)
             info.runs_methods_of.append(run)
 
+    def lends_receiver(self, function: str, position: int) -> None:
+        """The receiver is passed to a function at `position`: `sstruct.pack(fmt, self)`."""
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        seen = self.lent_of.setdefault(cls, set()) if info is not None else None
+        if seen is not None and (function, position) not in seen:
+            seen.add((function, position))
+            info.lends_receiver.append((function, position))
+
+    def whole_parameter(self, function: str, position: int) -> None:
+        """The function reads every attribute of what its callers pass at `position`."""
+        seen = self.whole_of.setdefault(function, set())
+        if position not in seen:
+            seen.add(position)
+            self.facts.whole_parameters.setdefault(function, []).append(position)
+
     def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
         assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`). A private name only by
@@ -413,7 +439,7 @@ class FactsBuilder:
         known = self.facts.classes.get(name)
         if known is None:
             self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass,
-                                                 runs_methods_of=[], static_methods=[])
+                                                 runs_methods_of=[], static_methods=[], lends_receiver=[])
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names

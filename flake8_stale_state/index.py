@@ -237,6 +237,12 @@ class PackageIndex:
         # a walk of the whole `__dict__` of an object known to be of this class, by other code
         every.update(cls for cls, names in self._reads[1].items()
                      if WHOLE_MARK in names and cls not in self.metaclasses)
+        # or of the objects handed to a function that walks its parameter's: `sstruct.pack(fmt, self)`
+        walking = {(function, position) for facts in self.files.values()
+                   for function, positions in facts.whole_parameters.items() for position in positions}
+        if walking:
+            every.update(cls for facts in self.files.values() for cls, info in facts.classes.items()
+                         if cls not in self.metaclasses and any(tuple(lent) in walking for lent in info.lends_receiver))
         return every, public
 
     @cached_property

@@ -78,6 +78,7 @@ WRITING_DICT_METHODS = {"update", "__setitem__", "clear"}
 # Statement-level calls that only change the object an attribute holds: a read that feeds the attribute itself.
 MUTATORS = {"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "discard", "remove",
             "setdefault", "clear", "pop", "popleft"}
+ADDERS = {"append", "appendleft", "insert", "extend", "add"}  # mutators that add objects to a container
 FAILING_MUTATORS = {"remove", "pop", "popleft"}  # fail where the item is absent (a `pop` with a default does not)
 LOOKUP_ERRORS = {"KeyError", "ValueError", "IndexError", "LookupError", "Exception", "BaseException"}
 FRESH_CALLS = {"list", "dict", "set", "frozenset", "tuple", "deque", "defaultdict", "OrderedDict", "Counter",
@@ -504,6 +505,7 @@ class FunctionLocals:
     passed: tuple[str, ...] = ()  # the positional parameters in the order callers pass them (no receiver)
     listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
     receiver_names: set[str] = field(default_factory=set)  # loop names over `dir(self)`: any attribute's name
+    dicts: dict[str, int] = field(default_factory=dict)  # local name -> the parameter whose `__dict__` it holds
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -963,6 +965,16 @@ def walk_outside_lambdas(node: ast.AST) -> Iterator[ast.AST]:
 
 
 @dataclass
+class KeptObjects:
+    """SS101: the containers a class adds objects to through its receiver (`self.keeper.append(data)`), and
+    whether it takes `id()` of objects. Where it does, those containers keep the objects alive, so that no id
+    its tables are keyed by is reused while the tables hold it: adding to them is a use, not dead state."""
+
+    added: set[str] = field(default_factory=set)
+    takes_ids: bool = False
+
+
+@dataclass
 class ClassLists:
     """SS102's cheap verdict on one class: the attributes it binds to an empty list, to something else (and
     where), takes entries out of, and those a method that may rebuild appends to in a loop (or extends) before
@@ -1092,6 +1104,7 @@ class Summarizer(ast.NodeVisitor):
         self.methods: list[MethodSeeds] = []  # of the methods around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
         self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
+        self.kept: list[KeptObjects] = []  # of the classes around the node, innermost last
         self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
         self.rebuild_classes: set[str] = set()  # names of the classes a rebuild method may be in (SS102)
         # a guarded rebuild's `if`, its class's name and the lists it appends to (SS102)
@@ -1496,8 +1509,12 @@ class Summarizer(ast.NodeVisitor):
         if not isinstance(target, ast.Name) or not self.functions:
             return
         local = self.functions[-1]
+        if value is not None and (position := self._parameter_dict(value)) is not None:
+            local.dicts[target.id] = position  # `obj = obj.__dict__`
         if isinstance(value, ast.Call):
             made = constructor_of(dotted_name(value.func))
+            if isinstance(value.func, ast.Name) and any(value.func.id in f.parameters for f in self.functions):
+                made = None  # `def dump(data, Dumper=Dumper): dumper = Dumper()`: whatever class callers pass
             local.bind(target.id, {made} if made else None, target)
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
 
@@ -1544,6 +1561,8 @@ class Summarizer(ast.NodeVisitor):
             attribute = self._self_attribute(call.func.value)
             if attribute is not None:
                 self.fed.add(id(attribute))
+                if self.kept and call.func.attr in ADDERS:
+                    self.kept[-1].added.add(attribute.attr)
         self.generic_visit(node)
 
     def visit_Delete(self, node: ast.Delete) -> None:
@@ -1575,6 +1594,30 @@ class Summarizer(ast.NodeVisitor):
     def _names_any_attribute(self, node: ast.expr) -> bool:
         """A loop's name over `dir(self)`, in the function or one around it."""
         return isinstance(node, ast.Name) and any(node.id in local.receiver_names for local in self.functions)
+
+    def _parameter_dict(self, node: ast.expr) -> int | None:
+        """`obj.__dict__` or `vars(obj)` for a positional parameter `obj` of the named function around (not a
+        special method's: Python calls those), or a local name bound to one: the parameter's position."""
+        local = self.functions[-1] if self.functions and not self.lambdas else None
+        if local is None or is_dunder(local.name):
+            return None
+        if isinstance(node, ast.Name):
+            return local.dicts.get(node.id)
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            owner = node.value
+        elif (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+              and dotted_name(node.func) == "vars"):
+            owner = node.args[0]
+        else:
+            return None
+        return local.passed.index(owner.id) if isinstance(owner, ast.Name) and owner.id in local.passed else None
+
+    def _whole_parameter(self, mapping: ast.expr) -> None:
+        """A read of computed keys of a parameter's `__dict__` (`obj.__dict__[name]`, `.get(name)`, `.items()`):
+        every attribute of the objects the function's callers pass there."""
+        position = self._parameter_dict(mapping)
+        if position is not None and self._uses_whole():
+            self.builder.whole_parameter(self.functions[-1].name, position)
 
     def _whole_object(self) -> None:
         """A use of every attribute at once: a read of all of them, but where it only represents the object for
@@ -1748,6 +1791,8 @@ class Summarizer(ast.NodeVisitor):
                 del self.builder.facts.patterns[on]
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, ast.Load) and string_value(node.slice) is None:
+            self._whole_parameter(node.value)  # `value = obj.__dict__[name]`
         if self._is_receiver_dict(node.value):
             self.whole_handled.add(id(node.value))
             if isinstance(node.ctx, ast.Load):
@@ -1807,6 +1852,16 @@ class Summarizer(ast.NodeVisitor):
         if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
                 and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
             self.builder.runs_methods_of(owner.rpartition(".")[2], func.attr)  # `Iterator._check_eof(self, f)`
+        elif callee and self.scope.receiver and self._uses_whole():  # not a debug representation's helper
+            given = itertools.takewhile(lambda argument: not isinstance(argument, ast.Starred), node.args)
+            for position, argument in enumerate(given):
+                if self._is_receiver(argument):
+                    self.builder.lends_receiver(callee.rpartition(".")[2], position)  # `sstruct.pack(fmt, self)`
+        if isinstance(func, ast.Attribute) and (func.attr in ("items", "values") or (
+                func.attr in KEYED_DICT_METHODS and positional and string_value(positional[0]) is None)):
+            self._whole_parameter(func.value)  # `for name, value in obj.__dict__.items():`
+        if callee == "id" and len(node.args) == 1 and self.kept and not self.debug_depth:
+            self.kept[-1].takes_ids = True  # a key, not a label in formatted text (`"%i" % id(p)`)
         if callee in EVALUATORS and node.args:
             (self.functions[-1] if self.functions else self.module_code).evaluates = True
         if isinstance(func, ast.Attribute):
@@ -1939,6 +1994,7 @@ class Summarizer(ast.NodeVisitor):
         self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node), metaclass)
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
+        self.kept.append(KeptObjects())
         self.name_attributes.append({})
         self._note_attribute_docstrings(node)
         doc = ast.get_docstring(node, clean=False)
@@ -1960,6 +2016,9 @@ class Summarizer(ast.NodeVisitor):
             self.rebuild_classes.add(node.name)
         self.class_nodes.setdefault(node.name, []).append(node)
         self._read_named_by_attribute()
+        kept = self.kept.pop()
+        for name in sorted(kept.added) if kept.takes_ids else ():
+            self.builder.read(name, node.name)
         self.name_attributes.pop()
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
