@@ -1513,7 +1513,7 @@ class Summarizer(ast.NodeVisitor):
             local.dicts[target.id] = position  # `obj = obj.__dict__`
         if isinstance(value, ast.Call):
             made = constructor_of(dotted_name(value.func))
-            if isinstance(value.func, ast.Name) and any(value.func.id in f.parameters for f in self.functions):
+            if made and isinstance(value.func, ast.Name) and any(made in f.parameters for f in self.functions):
                 made = None  # `def dump(data, Dumper=Dumper): dumper = Dumper()`: whatever class callers pass
             local.bind(target.id, {made} if made else None, target)
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
@@ -1598,19 +1598,21 @@ class Summarizer(ast.NodeVisitor):
     def _parameter_dict(self, node: ast.expr) -> int | None:
         """`obj.__dict__` or `vars(obj)` for a positional parameter `obj` of the named function around (not a
         special method's: Python calls those), or a local name bound to one: the parameter's position."""
-        local = self.functions[-1] if self.functions and not self.lambdas else None
-        if local is None or is_dunder(local.name):
+        local = self.functions[-1] if self.functions else None
+        if local is None:
             return None
         if isinstance(node, ast.Name):
-            return local.dicts.get(node.id)
+            return local.dicts.get(node.id) if local.dicts else None  # bound only where the rest holds
         if isinstance(node, ast.Attribute) and node.attr == "__dict__":
             owner = node.value
-        elif (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
-              and dotted_name(node.func) == "vars"):
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars"
+              and len(node.args) == 1 and not node.keywords):
             owner = node.args[0]
         else:
             return None
-        return local.passed.index(owner.id) if isinstance(owner, ast.Name) and owner.id in local.passed else None
+        if not isinstance(owner, ast.Name) or owner.id not in local.passed or self.lambdas or is_dunder(local.name):
+            return None
+        return local.passed.index(owner.id)
 
     def _whole_parameter(self, mapping: ast.expr) -> None:
         """A read of computed keys of a parameter's `__dict__` (`obj.__dict__[name]`, `.get(name)`, `.items()`):
@@ -1852,11 +1854,12 @@ class Summarizer(ast.NodeVisitor):
         if (isinstance(func, ast.Attribute) and positional and self._is_receiver(positional[0])
                 and (owner := dotted_name(func.value)) and owner.rpartition(".")[2][:1].isupper()):
             self.builder.runs_methods_of(owner.rpartition(".")[2], func.attr)  # `Iterator._check_eof(self, f)`
-        elif callee and self.scope.receiver and self._uses_whole():  # not a debug representation's helper
-            given = itertools.takewhile(lambda argument: not isinstance(argument, ast.Starred), node.args)
-            for position, argument in enumerate(given):
-                if self._is_receiver(argument):
-                    self.builder.lends_receiver(callee.rpartition(".")[2], position)  # `sstruct.pack(fmt, self)`
+        elif callee and (receiver := self.scope.receiver):  # `sstruct.pack(fmt, self)`, not for a debug output
+            for position, argument in enumerate(node.args):
+                if isinstance(argument, ast.Starred):
+                    break
+                if isinstance(argument, ast.Name) and argument.id == receiver and self._uses_whole():
+                    self.builder.lends_receiver(callee.rpartition(".")[2], position)
         if isinstance(func, ast.Attribute) and (func.attr in ("items", "values") or (
                 func.attr in KEYED_DICT_METHODS and positional and string_value(positional[0]) is None)):
             self._whole_parameter(func.value)  # `for name, value in obj.__dict__.items():`
