@@ -272,10 +272,7 @@ class FactsBuilder:
         self.facts = FileFacts(path="")
         self.class_stack: list[str] = []
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
-        self.bases_of_redefined: dict[str, set[str]] = {}  # a class defined again in the module: its bases so far
-        self.runs_of: dict[str, set[str]] = {}  # class -> its `runs_methods_of`, to look up
-        self.lent_of: dict[str, set[tuple[str, int]]] = {}  # class -> its `lends_receiver`, to look up
-        self.whole_of: dict[str, set[int]] = {}  # function -> its `whole_parameters`, to look up
+        self.entries: dict[int, set[Any]] = {}  # id() of a list `append_new` extends -> its entries, to look up
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0) -> None:
@@ -365,29 +362,29 @@ class FactsBuilder:
         """The receiver is passed to a method of the class `other`, called on the class: `Other.method(self)`."""
         cls = self.scope.owner_class
         info = self.facts.classes.get(cls) if cls else None
-        if info is None or other == cls:
-            return
-        run = f"{other}.{method}"
-        seen = self.runs_of.setdefault(cls, set())
-        if run not in seen:
-            seen.add(run)
-            info.runs_methods_of.append(run)
+        if info is not None and other != cls:
+            self.append_new(info.runs_methods_of, f"{other}.{method}")
 
     def lends_receiver(self, function: str, position: int) -> None:
         """The receiver is passed to a function at `position`: `sstruct.pack(fmt, self)`."""
         cls = self.scope.owner_class
         info = self.facts.classes.get(cls) if cls else None
-        seen = self.lent_of.setdefault(cls, set()) if info is not None else None
-        if seen is not None and (function, position) not in seen:
-            seen.add((function, position))
-            info.lends_receiver.append((function, position))
+        if info is not None:
+            self.append_new(info.lends_receiver, (function, position))
 
     def whole_parameter(self, function: str, position: int) -> None:
         """The function reads every attribute of what its callers pass at `position`."""
-        seen = self.whole_of.setdefault(function, set())
-        if position not in seen:
-            seen.add(position)
-            self.facts.whole_parameters.setdefault(function, []).append(position)
+        self.append_new(self.facts.whole_parameters.setdefault(function, []), position)
+
+    def append_new(self, into: list[Any], item: Any) -> None:
+        """Append `item` to a list of the facts unless it holds it already, looked up in a set kept beside the
+        list: a module giving one list many entries costs no more than as many appends."""
+        seen = self.entries.get(id(into))  # the list lives in the facts as long as the builder does
+        if seen is None:
+            seen = self.entries[id(into)] = set(into)
+        if item not in seen:
+            seen.add(item)
+            into.append(item)
 
     def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
@@ -443,13 +440,8 @@ class FactsBuilder:
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names
-            seen = self.bases_of_redefined.get(name)
-            if seen is None:
-                seen = self.bases_of_redefined[name] = set(known.bases)
             for base in listed:
-                if base not in seen:
-                    seen.add(base)
-                    known.bases.append(base)
+                self.append_new(known.bases, base)
             known.decorators.extend(decorators)
             if metaclass and not known.metaclass:
                 self.facts.classes[name] = known._replace(metaclass=metaclass)
