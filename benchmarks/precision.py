@@ -134,6 +134,13 @@ LAYOUT = {
     "pychromecast": ("pychromecast", None), "zigpy": ("zigpy", "tests"), "imapclient": ("imapclient", "tests"),
     "strictyaml": ("strictyaml", None), "emcee": ("src/emcee", None), "pyatv": ("pyatv", "tests"),
     "ormar": ("ormar", "tests"),
+    # the sixteenth corpus, frozen at 6853c71, to measure the fifteenth's rules on packages they were not made from
+    "junos-eznc": ("lib/jnpr", None), "pyicloud": ("pyicloud", "tests"), "bellows": ("bellows", "tests"),
+    "aiohomekit": ("aiohomekit", None), "aiomysql": ("aiomysql", "tests"), "beanie": ("beanie", None),
+    "folium": ("folium", None), "aiosmtplib": ("src/aiosmtplib", "tests"), "mpmath": ("mpmath", None),
+    "cssutils": ("cssutils", "tests"), "aiortc": ("src/aiortc", "tests"), "aioesphomeapi": ("aioesphomeapi", "tests"),
+    "twitchio": ("twitchio", None), "disnake": ("disnake", None), "autobahn": ("src/autobahn", None),
+    "pysaml2": ("src/saml2", None), "reactivex": ("reactivex", None), "suds-community": ("suds", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
