@@ -56,6 +56,9 @@ class ClassInfo(NamedTuple):
     # (function's short name, position) of each call handing the receiver to a function: `sstruct.pack(fmt,
     # self)` is ("pack", 1), which reads the object's whole `__dict__` where `whole_parameters` says so
     lends_receiver: list[tuple[str, int]] | tuple[tuple[str, int], ...] = ()
+    # attributes whose objects its `__getattr__` hands the names it is asked for (`getattr(self._wrapped,
+    # name)`): what is read on its objects and is not theirs is read on those
+    forwards_to: list[str] | tuple[str, ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -372,6 +375,13 @@ class FactsBuilder:
         if info is not None:
             self.append_new(info.lends_receiver, (function, position))
 
+    def forwards_lookups(self, attribute: str) -> None:
+        """The class's `__getattr__` looks the names it is asked for up on `self.attribute`."""
+        cls = self.scope.owner_class
+        info = self.facts.classes.get(cls) if cls else None
+        if info is not None:
+            self.append_new(info.forwards_to, attribute)
+
     def whole_parameter(self, function: str, position: int) -> None:
         """The function reads every attribute of what its callers pass at `position`."""
         self.append_new(self.facts.whole_parameters.setdefault(function, []), position)
@@ -436,7 +446,8 @@ class FactsBuilder:
         known = self.facts.classes.get(name)
         if known is None:
             self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass,
-                                                 runs_methods_of=[], static_methods=[], lends_receiver=[])
+                                                 runs_methods_of=[], static_methods=[], lends_receiver=[],
+                                                 forwards_to=[])
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names

@@ -93,6 +93,10 @@ def shares_half(name: str, candidate: str) -> bool:
     return bool(shared) and 2 * len(shared) >= len(mine) and 2 * len(shared) >= len(theirs)
 
 
+def is_short(name: str) -> bool:
+    return len(name.strip("_")) <= SHORT
+
+
 def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = (),
             likeness: Callable[[str, str], bool] = is_close) -> str | None:
     """Most shared words first, then fewest differing characters, then alphabetical; None if none is alike.
@@ -100,7 +104,7 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
     A short name (`lr`, `n`) is hinted only at a one-letter typo of a name read in `same_class`: a letter added,
     dropped or replaced, not two swapped, which in two or three letters moves most of the name (`of`, `fo`)."""
     best = None
-    short = len(name.strip("_")) <= SHORT
+    short = is_short(name)
     if short and len(name.strip("_")) < 2:
         return None  # every letter is a typo of every other
     for candidate in set(candidates) - {name}:

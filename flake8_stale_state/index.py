@@ -273,6 +273,7 @@ class PackageIndex:
         patterns: dict[str, set[str]] = {}
         borrowing: list[tuple[str, str]] = []  # (class, another whose methods it runs on its own objects)
         looping: list[tuple[str, str]] = []  # (class, NAME): `getattr(self, name)` for each name in `self.NAME`
+        forwarding: list[tuple[str, str]] = []  # (class, A): `getattr(self.A, name)` in its `__getattr__`
         for facts in self.files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
@@ -303,6 +304,7 @@ class PackageIndex:
                     other, _, method = run.rpartition(".")
                     if method not in self.static_methods_of(other):
                         borrowing.append((cls, other))
+                forwarding.extend((cls, attribute) for attribute in info.forwards_to)
         if looping:  # a base's loop over the names each subclass lists in its body, in any module
             listed = {(cls, name): strings for facts in self.files.values()
                       for cls, lists in facts.body_lists.items() for name, strings in lists.items()}
@@ -311,6 +313,11 @@ class PackageIndex:
                     *(listed.get((related, name), ()) for related in self.related(cls)))
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
             by_class.setdefault(cls, set()).update(by_class.get(other, ()))
+        for cls, attribute in forwarding:  # the names read on its objects that they lack are looked up there
+            lacking = self._over_related(by_class, cls) - self.names_assigned_on(cls)
+            for target in self.classes_assigned(cls, attribute) or [None]:
+                known = target is not None and self._is_known_class(target)
+                (by_class.setdefault(target, set()) if known else anywhere).update(lacking)
         return anywhere, by_class, fed, patterns
 
     @cached_property

@@ -79,6 +79,8 @@ WRITING_DICT_METHODS = {"update", "__setitem__", "clear"}
 MUTATORS = {"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "discard", "remove",
             "setdefault", "clear", "pop", "popleft"}
 ADDERS = {"append", "appendleft", "insert", "extend", "add"}  # mutators that add objects to a container
+# weak references calling back when their object dies, which they do only while they are alive themselves
+CALLBACK_REFERENCES = {"weakref.ref", "weakref.WeakMethod", "weakref.KeyedRef"}  # the callback second
 FAILING_MUTATORS = {"remove", "pop", "popleft"}  # fail where the item is absent (a `pop` with a default does not)
 LOOKUP_ERRORS = {"KeyError", "ValueError", "IndexError", "LookupError", "Exception", "BaseException"}
 FRESH_CALLS = {"list", "dict", "set", "frozenset", "tuple", "deque", "defaultdict", "OrderedDict", "Counter",
@@ -1379,6 +1381,7 @@ class Summarizer(ast.NodeVisitor):
             self._feed_item(target)
         if len(node.targets) == 1:  # in `n = self.n = self.n + 1` the value goes elsewhere too
             self._feed_self(node.targets[0], node.value)
+            self._keep_callback(node.targets[0], node.value)
         if any(isinstance(t, ast.Attribute) and t.attr == "__dict__" for t in node.targets):
             self.moving_depth += 1  # `copy.__dict__ = self.__dict__.copy()` moves state, reads none of it
             self.generic_visit(node)
@@ -1396,6 +1399,8 @@ class Summarizer(ast.NodeVisitor):
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
         self._feed_item(node.target)
+        if node.value is not None:
+            self._keep_callback(node.target, node.value)
         if node.value is None and isinstance(node.target, ast.Attribute):
             # `self.x: int` declares the attribute for type checkers and stores nothing
             self.visit(node.target.value)
@@ -1546,12 +1551,30 @@ class Summarizer(ast.NodeVisitor):
                 self.fed.add(id(attribute))
 
     def _feed_self(self, target: ast.expr, value: ast.expr | None) -> None:
-        """`self.n = self.n + 1`: the reads of `self.n` in the value only feed the attribute itself."""
+        """`self.n = self.n + 1`: the reads of `self.n` in the value only feed the attribute itself; not one a
+        name catches on the way (`self.n = (old := self.n) + 1`), whose value goes on."""
         attribute = self._self_attribute(target)
         if attribute is not None and value is not None:
+            caught = {id(node) for named in ast.walk(value) if isinstance(named, ast.NamedExpr)
+                      for node in ast.walk(named.value)}
             for node in ast.walk(value):
-                if isinstance(node, ast.Attribute) and node.attr == attribute.attr and self._is_receiver(node.value):
+                if isinstance(node, ast.Attribute) and node.attr == attribute.attr and self._is_receiver(node.value) \
+                        and id(node) not in caught:
                     self.fed.add(id(node))
+
+    def _keep_callback(self, target: ast.expr, value: ast.expr) -> None:
+        """`self._weak = weakref.ref(self, close)`: the attribute keeps the reference, and so its callback, alive;
+        holding it is the use (and `self._weak = None` disarms the callback)."""
+        attribute = self._self_attribute(target)
+        if attribute is None or not isinstance(value, ast.Call):
+            return
+        callee = dotted_name(value.func) or ""
+        head, dot, rest = callee.partition(".")
+        imported = self.builder.facts.imports.get(head, head) + dot + rest
+        callbacks = [*value.args[1:2], *(k.value for k in value.keywords if k.arg == "callback")]
+        if imported in CALLBACK_REFERENCES and any(not (isinstance(c, ast.Constant) and c.value is None)
+                                                   for c in callbacks):
+            self.builder.read(attribute.attr, self.scope.owner_class)
 
     def visit_Expr(self, node: ast.Expr) -> None:
         """`self.items.append(x)` as a statement only changes what the attribute holds (but see visit_Try)."""
@@ -1839,6 +1862,10 @@ class Summarizer(ast.NodeVisitor):
             if computed is not None and (self.scope.method or "") in LOOKUP_METHODS \
                     and self._is_receiver(positional[0]):
                 self._note_alias(computed)
+            if self.scope.method == "__getattr__" and callee in VALUE_GETTERS and isinstance(computed, ast.Name) \
+                    and computed.id in self.functions[-1].parameters \
+                    and (delegate := self._self_attribute(positional[0])) is not None:
+                self.builder.forwards_lookups(delegate.attr)  # `getattr(self._wrapped, name)`
         else:
             self.builder.call(callee, [([v] if (v := string_value(arg)) is not None else None) for arg in positional],
                               None)

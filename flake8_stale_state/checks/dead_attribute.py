@@ -5,7 +5,9 @@ descendants and the classes sharing a descendant with it); a read on an object w
 annotation, a constructor call, `isinstance`) reaches that class's hierarchy; any other read reaches every
 class. Reads in any form count: `getattr(obj, "X")`, computed names, format strings, dataclass fields,
 `self.__dict__["X"]`; a read that only feeds the attribute itself (`self.n += 1`) does not, but adding objects
-to a container in a class that keys tables by their `id()` keeps them alive. Uses of the whole object
+to a container in a class that keys tables by their `id()` keeps them alive, and so does holding a weak
+reference with a callback. A `__getattr__` forwarding to `getattr(self.A, name)` hands the names its class
+lacks to what `self.A` holds. Uses of the whole object
 (comparing, hashing, serialising or returning `self.__dict__`, handing the object to a function that reads
 computed keys of its parameter's `__dict__`) read every attribute; a debug
 representation, state moved to another object and lookups in `__getattr__` read none. Code outside the package
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 from flake8_stale_state.facts import FileFacts, Write, mangled, unmangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
-from flake8_stale_state.hint import closest, shares_half
+from flake8_stale_state.hint import closest, is_short, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -96,7 +98,8 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
       package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first, and never one the statements around the write assign too: the two
-      are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`)."""
+      are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`); for a short
+      name (`a0`), only one nothing there assigns: `a1` assigned beside it is another name of the same kind."""
     cls = write.cls
     if not cls:
         return None
@@ -105,6 +108,8 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
         found = closest(write.name, unassigned, same_class, likeness=shares_half)
         if found:
             return found
+    if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
+        return closest(write.name, unassigned, same_class)
     beside = index.names_assigned_beside(path, write)
     apart = [name for name in own if mangled(name, cls) not in beside]
     return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
