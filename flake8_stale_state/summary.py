@@ -1381,7 +1381,6 @@ class Summarizer(ast.NodeVisitor):
             self._feed_item(target)
         if len(node.targets) == 1:  # in `n = self.n = self.n + 1` the value goes elsewhere too
             self._feed_self(node.targets[0], node.value)
-            self._keep_callback(node.targets[0], node.value)
         if any(isinstance(t, ast.Attribute) and t.attr == "__dict__" for t in node.targets):
             self.moving_depth += 1  # `copy.__dict__ = self.__dict__.copy()` moves state, reads none of it
             self.generic_visit(node)
@@ -1399,8 +1398,6 @@ class Summarizer(ast.NodeVisitor):
         if isinstance(node.target, ast.Name) and self.functions:
             self.functions[-1].bind(node.target.id, annotation_classes(node.annotation), node.target)
         self._feed_item(node.target)
-        if node.value is not None:
-            self._keep_callback(node.target, node.value)
         if node.value is None and isinstance(node.target, ast.Attribute):
             # `self.x: int` declares the attribute for type checkers and stores nothing
             self.visit(node.target.value)
@@ -1555,26 +1552,24 @@ class Summarizer(ast.NodeVisitor):
         name catches on the way (`self.n = (old := self.n) + 1`), whose value goes on."""
         attribute = self._self_attribute(target)
         if attribute is not None and value is not None:
-            caught = {id(node) for named in ast.walk(value) if isinstance(named, ast.NamedExpr)
-                      for node in ast.walk(named.value)}
-            for node in ast.walk(value):
-                if isinstance(node, ast.Attribute) and node.attr == attribute.attr and self._is_receiver(node.value) \
-                        and id(node) not in caught:
-                    self.fed.add(id(node))
+            reads = [id(node) for node in ast.walk(value) if isinstance(node, ast.Attribute)
+                     and node.attr == attribute.attr and self._is_receiver(node.value)]
+            if reads:
+                caught = {id(node) for named in ast.walk(value) if isinstance(named, ast.NamedExpr)
+                          for node in ast.walk(named.value)}
+                self.fed.update(read for read in reads if read not in caught)
 
-    def _keep_callback(self, target: ast.expr, value: ast.expr) -> None:
-        """`self._weak = weakref.ref(self, close)`: the attribute keeps the reference, and so its callback, alive;
-        holding it is the use (and `self._weak = None` disarms the callback)."""
-        attribute = self._self_attribute(target)
-        if attribute is None or not isinstance(value, ast.Call):
-            return
+    def _weak_with_callback(self, value: ast.Call) -> bool:
+        """`weakref.ref(self, close)`: a weak reference calling back when its object dies, which it does only while
+        it is alive itself; held in an attribute, it is used by being held (and `self._weak = None` disarms it)."""
+        if len(value.args) < 2 and not value.keywords:
+            return False
         callee = dotted_name(value.func) or ""
         head, dot, rest = callee.partition(".")
-        imported = self.builder.facts.imports.get(head, head) + dot + rest
+        if self.builder.facts.imports.get(head, head) + dot + rest not in CALLBACK_REFERENCES:
+            return False
         callbacks = [*value.args[1:2], *(k.value for k in value.keywords if k.arg == "callback")]
-        if imported in CALLBACK_REFERENCES and any(not (isinstance(c, ast.Constant) and c.value is None)
-                                                   for c in callbacks):
-            self.builder.read(attribute.attr, self.scope.owner_class)
+        return any(not (isinstance(c, ast.Constant) and c.value is None) for c in callbacks)
 
     def visit_Expr(self, node: ast.Expr) -> None:
         """`self.items.append(x)` as a statement only changes what the attribute holds (but see visit_Try)."""
@@ -1758,6 +1753,8 @@ class Summarizer(ast.NodeVisitor):
             if self.name_attributes and self._is_receiver(node.value):
                 self._note_name_attribute(node.attr, value)
             made = constructor_of(dotted_name(value.func)) if isinstance(value, ast.Call) else None
+            if isinstance(value, ast.Call) and self._is_receiver(node.value) and self._weak_with_callback(value):
+                self.builder.read(node.attr, self.scope.owner_class)
             column = self.source.column(node.lineno, node.col_offset)
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value),
