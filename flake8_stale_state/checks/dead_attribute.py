@@ -91,11 +91,12 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
 
 def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
     """The attribute readers use where the write drifted from it, if one can be told: a name read on the
-    write's own classes (through self, or on an object of known class; a read on an object of any class is
-    too weak a sign), never a method, property, class or constant. In order:
-    - one that nothing there assigns (the reader side of the drift: that read fails with AttributeError),
-      sharing half its words with the write's, where those classes assign every attribute by name in the
-      package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
+    write's own class (through self, or on an object of known class; a read on an object of any class is
+    too weak a sign), or elsewhere in its hierarchy where nothing there assigns it; never a method, property,
+    class or constant. In order:
+    - one read on the class that nothing there assigns (the reader side of the drift: that read fails with
+      AttributeError), sharing half its words with the write's, where those classes assign every attribute by
+      name in the package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first, and never one the statements around the write assign too: the two
       are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`); for a short
@@ -105,13 +106,13 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
         return None
     own, same_class, unassigned = index.kept("ss101_hint_candidates", cls, lambda: hint_candidates(cls, index))
     if index.is_closed_hierarchy(cls):
-        found = closest(write.name, unassigned, same_class, likeness=shares_half)
+        found = closest(write.name, unassigned & same_class, same_class, likeness=shares_half)
         if found:
             return found
     if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
         return closest(write.name, unassigned, same_class)
     beside = index.names_assigned_beside(path, write)
-    apart = [name for name in own if mangled(name, cls) not in beside]
+    apart = [name for name in same_class if name in own and mangled(name, cls) not in beside]
     return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
 
 
