@@ -251,6 +251,28 @@ def constructor_of(callee: str | None) -> str | None:
     return callee.rsplit(".", 1)[-1] if callee and is_constructor(callee) else None
 
 
+def qualified_name(name: str, imports: dict[str, str], package: str = "",
+                   fallback: Callable[[str], str | None] = lambda head: None) -> str | None:
+    """`random.Random` -> "random.Random" in a file that imports `random`; None for a name not imported.
+
+    `package` is the package of the importing module, for relative imports (followed within libraries
+    only: in the package being checked they name its own modules). `fallback`: what the name's head is bound
+    to instead where its import fails (`ModuleFinder.fallback_of`)."""
+    head, _, rest = name.partition(".")
+    target = fallback(head) or imports.get(head)
+    if target is None:
+        return None
+    if target.startswith("."):
+        if not package:
+            return None
+        level = len(target) - len(target.lstrip("."))
+        parts = package.split(".")
+        if level > len(parts):
+            return None
+        target = ".".join([*parts[: len(parts) - level + 1], *filter(None, [target[level:]])])
+    return f"{target}.{rest}" if rest else target
+
+
 def mangled(name: str, cls: str | None) -> str:
     """`__token` as Python stores it when written or read inside class `_Mangled`: `_Mangled__token`."""
     if cls and name.startswith("__") and not name.endswith("__") and cls.strip("_"):
@@ -349,36 +371,32 @@ class FactsBuilder:
     def reads_all(self, public: bool = False) -> None:
         """The class's behaviour depends on every attribute (it compares, hashes, serialises or returns them), or
         on every public one (`public`: the use skips the names that begin with `_`)."""
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
+        info = self._owner_info()
         if info is not None and not info.reads_all and not (public and info.reads_public):
-            self.facts.classes[cls] = info._replace(**{"reads_public" if public else "reads_all": True})
+            flag = "reads_public" if public else "reads_all"
+            self.facts.classes[self.scope.owner_class] = info._replace(**{flag: True})
 
     def assigns_unnamed(self) -> None:
         """The class assigns attributes by names its code does not spell: which it has cannot be read off it."""
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
+        info = self._owner_info()
         if info is not None and not info.assigns_unnamed:
-            self.facts.classes[cls] = info._replace(assigns_unnamed=True)
+            self.facts.classes[self.scope.owner_class] = info._replace(assigns_unnamed=True)
 
     def runs_methods_of(self, other: str, method: str) -> None:
         """The receiver is passed to a method of the class `other`, called on the class: `Other.method(self)`."""
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
-        if info is not None and other != cls:
+        info = self._owner_info()
+        if info is not None and other != self.scope.owner_class:
             self.append_new(info.runs_methods_of, f"{other}.{method}")
 
     def lends_receiver(self, function: str, position: int) -> None:
         """The receiver is passed to a function at `position`: `sstruct.pack(fmt, self)`."""
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
+        info = self._owner_info()
         if info is not None:
             self.append_new(info.lends_receiver, (function, position))
 
     def forwards_lookups(self, attribute: str) -> None:
         """The class's `__getattr__` looks the names it is asked for up on `self.attribute`."""
-        cls = self.scope.owner_class
-        info = self.facts.classes.get(cls) if cls else None
+        info = self._owner_info()
         if info is not None:
             self.append_new(info.forwards_to, attribute)
 
@@ -513,6 +531,11 @@ class FactsBuilder:
             self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):
             self.facts.reads.update(listed)
+
+    def _owner_info(self) -> ClassInfo | None:
+        """The facts of the class whose method or body is being read; None outside any class."""
+        cls = self.scope.owner_class
+        return self.facts.classes.get(cls) if cls else None
 
     def _current_class(self) -> ClassInfo:
         return self.facts.classes[self.class_stack[-1]]

@@ -17,33 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flake8_stale_state.environment import Environment, running_environment
-from flake8_stale_state.facts import FileFacts
+from flake8_stale_state.facts import FileFacts, qualified_name
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
 COMPILED_SUFFIXES = (".so", ".pyd")
-
-
-def qualified_name(name: str, imports: dict[str, str], package: str = "",
-                   fallback: Callable[[str], str | None] = lambda head: None) -> str | None:
-    """`random.Random` -> "random.Random" in a file that imports `random`; None for a name not imported.
-
-    `package` is the package of the importing module, for relative imports (followed within libraries
-    only: in the package being checked they name its own modules). `fallback`: what the name's head is bound
-    to instead where its import fails (`ModuleFinder.fallback_of`)."""
-    head, _, rest = name.partition(".")
-    target = fallback(head) or imports.get(head)
-    if target is None:
-        return None
-    if target.startswith("."):
-        if not package:
-            return None
-        level = len(target) - len(target.lstrip("."))
-        parts = package.split(".")
-        if level > len(parts):
-            return None
-        target = ".".join([*parts[: len(parts) - level + 1], *filter(None, [target[level:]])])
-    return f"{target}.{rest}" if rest else target
 
 
 def source_in(folders: Iterable[Path], module: str) -> Path | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
     IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts,
-    Signals, constructor_of, python_syntax_error,
+    Signals, constructor_of, python_syntax_error, qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -1559,14 +1559,12 @@ class Summarizer(ast.NodeVisitor):
                           for node in ast.walk(named.value)}
                 self.fed.update(read for read in reads if read not in caught)
 
-    def _weak_with_callback(self, value: ast.Call) -> bool:
+    def _weak_with_callback(self, value: ast.Call, callee: str | None) -> bool:
         """`weakref.ref(self, close)`: a weak reference calling back when its object dies, which it does only while
         it is alive itself; held in an attribute, it is used by being held (and `self._weak = None` disarms it)."""
-        if len(value.args) < 2 and not value.keywords:
+        if not callee or (len(value.args) < 2 and not value.keywords):
             return False
-        callee = dotted_name(value.func) or ""
-        head, dot, rest = callee.partition(".")
-        if self.builder.facts.imports.get(head, head) + dot + rest not in CALLBACK_REFERENCES:
+        if qualified_name(callee, self.builder.facts.imports) not in CALLBACK_REFERENCES:
             return False
         callbacks = [*value.args[1:2], *(k.value for k in value.keywords if k.arg == "callback")]
         return any(not (isinstance(c, ast.Constant) and c.value is None) for c in callbacks)
@@ -1752,8 +1750,9 @@ class Summarizer(ast.NodeVisitor):
             value = self.values.pop(id(node), None)
             if self.name_attributes and self._is_receiver(node.value):
                 self._note_name_attribute(node.attr, value)
-            made = constructor_of(dotted_name(value.func)) if isinstance(value, ast.Call) else None
-            if isinstance(value, ast.Call) and self._is_receiver(node.value) and self._weak_with_callback(value):
+            callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
+            made = constructor_of(callee)
+            if callee and self._is_receiver(node.value) and self._weak_with_callback(value, callee):
                 self.builder.read(node.attr, self.scope.owner_class)
             column = self.source.column(node.lineno, node.col_offset)
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
