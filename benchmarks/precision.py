@@ -141,6 +141,12 @@ LAYOUT = {
     "cssutils": ("cssutils", "tests"), "aiortc": ("src/aiortc", "tests"), "aioesphomeapi": ("aioesphomeapi", "tests"),
     "twitchio": ("twitchio", None), "disnake": ("disnake", None), "autobahn": ("src/autobahn", None),
     "pysaml2": ("src/saml2", None), "reactivex": ("reactivex", None), "suds-community": ("suds", "tests"),
+    # the seventeenth corpus, frozen at 4bcc479, to measure the sixteenth's rules on packages they were not made from
+    "pydal": ("pydal", "tests"), "yt-dlp": ("yt_dlp", "test"), "streamlink": ("src/streamlink", "tests"),
+    "hikari": ("hikari", "tests"), "skyfield": ("skyfield", None), "pvlib": ("pvlib", "tests"),
+    "pymunk": ("pymunk", None), "pyvista": ("pyvista", "tests"), "textblob": ("src/textblob", "tests"),
+    "questionary": ("questionary", None), "requests-toolbelt": ("requests_toolbelt", "tests"),
+    "pydub": ("pydub", "test"), "botocore": ("botocore", "tests"), "pretty_midi": ("pretty_midi", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
