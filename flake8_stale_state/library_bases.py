@@ -90,10 +90,49 @@ class ModuleFinder:
             if head in facts.name_aliases:  # `Transport = xmlrpclib.Transport`
                 rest = facts.name_aliases[head] + rest[len(head):]
             found = qualified_name(rest, facts.imports, package, self.fallback_of(facts))
+            if found is None and facts.star_imports:
+                found = self._through_stars(facts, package, head, rest)
+                if found == "":  # from a library's star import: followed as a library's re-export is
+                    return qualified
             if found is None or found == qualified:
                 return None
             qualified = found
         return None
+
+    def _through_stars(self, facts: FileFacts, package: str, head: str, rest: str) -> str | None:
+        """A name a module of the package binds by `from M import *` only: where a module of the package that
+        it star-imports binds it, the name there; "" where a library's module may (which one, only the
+        library's source tells: `LibraryClasses` reads it); None where neither."""
+        stars = [star for star in (qualified_name("m", {"m": source}, package) for source in facts.star_imports)
+                 if star]
+        for star in reversed(stars):  # a later star import rebinds the names of an earlier one
+            bound = self.modules.get(star)
+            if bound and (head in bound[0].classes or head in bound[0].imports or head in bound[0].name_aliases):
+                return f"{star}.{rest}"
+        return "" if any(star.split(".")[0] not in self.own for star in stars) else None
+
+    def compiled(self, qualified: str, package: str) -> bool:
+        """`qualified`, as a module's imports name it (relative to `package`), is code with no source to read:
+        of the package's own (`from ._chipmunk import lib`, built when it is installed; followed through the
+        package's re-exports) or an installed library's; not the standard library's, whose compiled functions
+        keep nothing they are given."""
+        for _ in range(MAX_CLASSES):
+            absolute = qualified_name("m", {"m": qualified}, package) if qualified.startswith(".") else qualified
+            top = (absolute or "").split(".")[0]
+            if not absolute or top in sys.stdlib_module_names or not self.has(top):
+                return False
+            module, _, name = absolute.rpartition(".")  # `import cv2`, or a name imported from a module
+            if top not in self.own:
+                return not self.source(absolute) and not (module and self.source(module))
+            if absolute in self.modules:
+                return False
+            if module not in self.modules:
+                return True
+            facts, package = self.modules[module]
+            qualified = facts.imports.get(name, "")  # re-exported: `from ._chipmunk import ffi, lib`
+            if not qualified:
+                return False  # defined there
+        return False
 
     def source(self, module: str) -> Path | None:
         top = module.split(".")[0]
@@ -173,6 +212,8 @@ class LibraryClasses:
 
     def module_summary(self, module: str) -> tuple[FileFacts, str] | None:
         """The module's facts and the package its relative imports start from."""
+        if module in self.finder.modules:  # a module of the package re-exporting a library's names
+            return self.finder.modules[module]
         if module not in self.modules:
             path = self.finder.source(module)
             facts = self.summarize_file(path) if path is not None else None

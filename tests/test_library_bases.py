@@ -238,6 +238,40 @@ def test_what_a_library_base_does_with_every_attribute_through_a_star_re_export(
     assert nothing_ran(project)
 
 
+STARRED = """\
+from pkg import _vtk
+
+
+class Through(_vtk.Base):
+    def __init__(self):
+        self.x = 1  # read by fakelib.Base, which the package's _vtk star-imports
+        self.y = 2
+
+
+class Unbound(_vtk.Elsewhere):  # no module _vtk star-imports binds it
+    def __init__(self):
+        self.x = 1
+"""
+
+
+def test_a_library_base_named_through_a_star_import_of_the_package(project, env, capsys):
+    """`_vtk.Base`, where the package's `_vtk` binds `Base` only by `from fakelib import *` (under
+    `TYPE_CHECKING`, where a lazy module `__getattr__` loads it at run time): the library that binds it is
+    followed, and the later of two star imports rebinds the earlier's names."""
+    (project / "pkg" / "_vtk.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from otherlib import *\n    from fakelib import *\n    from pkg.local import *\n")
+    (project / "pkg" / "local.py").write_text("class Local:\n    pass\n")
+    (project / "pkg" / "starred.py").write_text(STARRED)
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg")
+    _, ours, _ = run_cli(capsys, "pkg")
+    starred = [line.split(": SS101")[0] for line in theirs if line.startswith("pkg/starred.py")]
+    assert starred == ["pkg/starred.py:7:9", "pkg/starred.py:12:9"]
+    assert [line.split(": SS101")[0] for line in ours if line.startswith("pkg/starred.py")] == [
+        "pkg/starred.py:6:9", "pkg/starred.py:7:9", "pkg/starred.py:12:9"]
+    assert nothing_ran(project)
+
+
 def test_an_installed_copy_of_the_package_itself_is_not_read(project, env, capsys):
     installed = env / "lib" / "python3.11" / "site-packages" / "pkg"
     installed.mkdir()
