@@ -18,7 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flake8_stale_state.facts import (
-    IMPORT_ERRORS, INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, python_syntax_error,
+    IMPORT_ERRORS, INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, is_with_metaclass, python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import summary_of_tree
@@ -336,7 +336,14 @@ class AttributeCollector(Collector):
                 self.builder.string(value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        bases = [base_name(arg.value) for arg in node.bases if arg.keyword is None and not arg.star]
+        bases: list[str | None] = []
+        for arg in node.bases:
+            if arg.keyword is not None or arg.star:
+                continue
+            if isinstance(arg.value, cst.Call) and is_with_metaclass(dotted_name(arg.value.func)):
+                bases.extend(base_name(a.value) for a in arg.value.args[1:] if a.keyword is None and not a.star)
+            else:
+                bases.append(base_name(arg.value))
         self.builder.enter_class(node.name.value, bases, decorator_names(node))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:

@@ -59,6 +59,11 @@ class ClassInfo(NamedTuple):
     # attributes whose objects its `__getattr__` hands the names it is asked for (`getattr(self._wrapped,
     # name)`): what is read on its objects and is not theirs is read on those
     forwards_to: list[str] | tuple[str, ...] = ()
+    # (attribute, import, method) where a method stores a value in the attribute and hands it to a call too:
+    # ("_arrays", "", "SetData") for a method of the object's own (`self.SetData(arrays)`), ("_handle",
+    # "._cffi.lib", "set_user_data") for `lib.set_user_data(handle)` after `from ._cffi import lib`: code the
+    # package cannot see may hold on to the value, for as long as the attribute does
+    hands_to: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -273,6 +278,12 @@ def qualified_name(name: str, imports: dict[str, str], package: str = "",
     return f"{target}.{rest}" if rest else target
 
 
+def is_with_metaclass(callee: str | None) -> bool:
+    """`with_metaclass(Meta, Base)` (six, future, or a copy of theirs): a base made to give `Base` a metaclass
+    on Python 2 and 3 alike; the class derives from `Base`."""
+    return bool(callee) and callee.rpartition(".")[2] == "with_metaclass"
+
+
 def mangled(name: str, cls: str | None) -> str:
     """`__token` as Python stores it when written or read inside class `_Mangled`: `_Mangled__token`."""
     if cls and name.startswith("__") and not name.endswith("__") and cls.strip("_"):
@@ -400,6 +411,12 @@ class FactsBuilder:
         if info is not None:
             self.append_new(info.forwards_to, attribute)
 
+    def hands(self, attribute: str, imported: str, method: str) -> None:
+        """A method stores a value in `attribute` and passes it to a call too (`ClassInfo.hands_to`)."""
+        info = self._owner_info()
+        if info is not None:
+            self.append_new(info.hands_to, (mangled(attribute, self.scope.owner_class), imported, method))
+
     def whole_parameter(self, function: str, position: int) -> None:
         """The function reads every attribute of what its callers pass at `position`."""
         self.append_new(self.facts.whole_parameters.setdefault(function, []), position)
@@ -465,7 +482,7 @@ class FactsBuilder:
         if known is None:
             self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass,
                                                  runs_methods_of=[], static_methods=[], lends_receiver=[],
-                                                 forwards_to=[])
+                                                 forwards_to=[], hands_to=[])
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names

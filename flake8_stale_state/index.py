@@ -545,6 +545,24 @@ class PackageIndex:
         """Class name -> the names its bases from outside the package read through `self`."""
         return self._from_library_bases(self.libraries.class_reads)
 
+    @cached_property
+    def held_for_unseen_code(self) -> dict[str, set[str]]:
+        """Class -> attributes holding a value one of its methods hands to code with no source to read too: a
+        method of a base with none (`self.SetData(arrays)` in a subclass of a compiled class) or a function of a
+        compiled module (`lib.set_user_data(handle)`). Such code may keep a pointer to the value and no
+        reference: the attribute is the reference."""
+        finder = self.libraries.finder
+        held: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            package = finder.packages.get(facts.path, "")
+            for cls, info in facts.classes.items():
+                for attribute, imported, method in info.hands_to:
+                    if finder.compiled(imported, package) if imported else (
+                            "opaque" in self.traits_of(cls) and method not in self.methods_of(cls)
+                            and method not in self.library_methods_of(cls)):
+                        held.setdefault(cls, set()).add(attribute)
+        return held
+
     def library_reads_of(self, cls: str | None) -> set[str]:
         return self.library_reads.get(cls, set()) if cls else set()
 

@@ -20,10 +20,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
     IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts,
-    Signals, constructor_of, python_syntax_error, qualified_name,
+    Signals, constructor_of, is_with_metaclass, python_syntax_error, qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -223,6 +224,19 @@ def path_root(node: ast.expr) -> str | None:
 def base_name(node: ast.expr) -> str | None:
     """A class base as a dotted name; `Base[T]` is `Base`."""
     return dotted_name(node.value if isinstance(node, ast.Subscript) else node)
+
+
+def class_bases(node: ast.ClassDef) -> tuple[list[str | None], str | None]:
+    """A class's bases and metaclass as dotted names, those given through `six.with_metaclass(Meta, Base)` too."""
+    bases: list[str | None] = []
+    metaclass = next((base_name(k.value) for k in node.keywords if k.arg == "metaclass"), None)
+    for base in node.bases:
+        if isinstance(base, ast.Call) and is_with_metaclass(dotted_name(base.func)) and base.args:
+            metaclass = base_name(base.args[0])
+            bases.extend(base_name(b) for b in base.args[1:])
+        else:
+            bases.append(base_name(base))
+    return bases, metaclass
 
 
 def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
@@ -508,6 +522,10 @@ class FunctionLocals:
     listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
     receiver_names: set[str] = field(default_factory=set)  # loop names over `dir(self)`: any attribute's name
     dicts: dict[str, int] = field(default_factory=dict)  # local name -> the parameter whose `__dict__` it holds
+    options: str | None = None  # the `**` parameter: options its callers name
+    stored: dict[str, set[str]] = field(default_factory=dict)  # local name -> attributes of self it is stored in
+    handed: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # local name -> the calls it is given
+    # to, as `ClassInfo.hands_to` names them (the import, the rest)
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -1135,6 +1153,7 @@ class Summarizer(ast.NodeVisitor):
         self.prefix_tests: list[tuple[str, str]] = []  # (name, prefix) of the `if name.startswith(prefix):` around
         text = source.source
         self.may_have_doc_comments = (b"#:" if isinstance(text, bytes) else "#:") in text
+        self.said_used: set[int] | None = None  # lines whose comment says a write there is a use, once asked for
         self.handlers: dict[type, Callable[[ast.AST], None]] = {}
         # the signals (facts.Signals), as they are found
         self.guarded_loop = self.rebuild_method = False
@@ -1316,6 +1335,111 @@ class Summarizer(ast.NodeVisitor):
             for attribute in stores:
                 self.builder.documented_store(attribute.attr, dotted_name(attribute.value))
 
+    def _stored_on_receiver(self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr],
+                            value: ast.expr | None) -> None:
+        """What a statement storing on the receiver tells beyond the write: a mirrored field, a comment saying
+        the write is a use, a local name stored (for `_hand_over`)."""
+        receiver = self.scope.receiver
+        if receiver is None or not self.functions:
+            return
+        first = targets[0]
+        if len(targets) == 1 and isinstance(first, ast.Attribute):  # most stores: `self.x = ...` or `a.b = ...`
+            if not (isinstance(first.value, ast.Name) and first.value.id == receiver):
+                return
+            stored = [first.attr]
+        elif len(targets) == 1 and isinstance(first, ast.Name):  # `x = ...`
+            return
+        else:
+            stored = [a.attr for target in targets for a in attribute_targets(target)
+                      if isinstance(a.value, ast.Name) and a.value.id == receiver]
+            if not stored:
+                return
+        if value is not None:
+            self._mirrored_field(stored, value)
+            if isinstance(value, ast.Name):  # `self._buffer = buffer`
+                for attribute in stored:
+                    self.functions[-1].stored.setdefault(value.id, set()).add(attribute)
+        self._said_used(node, stored)
+
+    def _mirrored_field(self, stored: list[str], value: ast.expr) -> None:
+        """`self.addedAt = data.attrib.get("addedAt")`, `self.profiles = self.attr("profiles")`: a public attribute
+        taking the field of its own name from other data mirrors a record of an outside format, data its objects
+        carry to whoever receives them. Not an option the function's callers name (`kwargs.pop("timeout")`)."""
+        names = {name for name in stored if name[:1] != "_"}
+        if not names:
+            return
+        options = self.functions[-1].options
+        pending = [value]
+        while pending:  # through calls, their arguments, subscripts and attributes: where a lookup sits
+            node = pending.pop()
+            if isinstance(node, ast.Call):
+                func = node.func
+                pending.append(func)
+                pending.extend(node.args)
+                pending.extend(keyword.value for keyword in node.keywords)
+                key = node.args[0] if node.args else None
+                source = func.value if isinstance(func, ast.Attribute) else None
+            elif isinstance(node, ast.Subscript):
+                pending.append(node.value)
+                key, source = node.slice, node.value
+            else:
+                if isinstance(node, ast.Attribute):
+                    pending.append(node.value)
+                continue
+            if isinstance(key, ast.Constant) and key.value in names \
+                    and not (options and isinstance(source, ast.Name) and source.id == options):
+                self.builder.read(key.value, self.scope.owner_class, as_written=False)
+
+    def _note_handed(self, node: ast.Call, callee: str | None) -> None:
+        """`lib.set_user_data(self._body, handle)`: the local names a call is given, by the callee as the index
+        can tell it (`ClassInfo.hands_to`)."""
+        if callee is None or not self.functions:
+            return
+        head, _, rest = callee.partition(".")
+        if head == self.scope.receiver:
+            if not rest or "." in rest:
+                return
+            target = ("", rest)
+        elif head in self.builder.facts.imports:
+            target = (self.builder.facts.imports[head], rest)
+        else:
+            return
+        handed = self.functions[-1].handed
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+            if isinstance(argument, ast.Name):
+                handed.setdefault(argument.id, set()).add(target)
+
+    def _hand_over(self, local: FunctionLocals) -> None:
+        for name in local.stored.keys() & local.handed.keys():
+            for attribute in local.stored[name]:
+                for imported, method in local.handed[name]:
+                    self.builder.hands(attribute, imported, method)
+
+    def _said_used(self, node: ast.Assign | ast.AnnAssign, stored: list[str]) -> None:
+        """`self._handle = handle  # to prevent gc to collect the handle`, `self.delta_t_table = table  # so users
+        can see it`: a write whose comment says it holds its value against the garbage collector, or is there for
+        others, is used by being made, as every write of that attribute in the class is (`self._handle = None`
+        lets the value go)."""
+        if self.said_used is None:
+            self.said_used = lines_saying_used(self.source.source)
+        if self.said_used and self._comment_says_used(node, self.said_used):
+            for attribute in stored:
+                self.builder.read(attribute, self.scope.owner_class)
+
+    def _comment_says_used(self, node: ast.stmt, lines: set[int]) -> bool:
+        """A comment on the statement's lines, or in the comment lines right above it, is one of `lines`."""
+        end = node.end_lineno or node.lineno
+        if any(number in lines for number in range(node.lineno, end + 1)):
+            return True
+        if not any(number < node.lineno for number in lines):
+            return False
+        above = node.lineno - 1
+        while above >= 1 and self.source.line(above).lstrip().startswith(b"#"):
+            if above in lines:
+                return True
+            above -= 1
+        return False
+
     def _has_attribute_doc(self, node: ast.stmt) -> bool:
         return id(node) in self.docstring_before or (self.may_have_doc_comments and self._doc_comment(node))
 
@@ -1372,6 +1496,7 @@ class Summarizer(ast.NodeVisitor):
         self._mark_values(node.targets, node.value)
         self._class_binding(node.targets, node.value)
         self._documented(node, node.targets)
+        self._stored_on_receiver(node, node.targets, node.value)
         if len(node.targets) == 1:
             self._seed(node.targets[0], node.value)
             self._bind_local(node.targets[0], node.value)
@@ -1393,6 +1518,7 @@ class Summarizer(ast.NodeVisitor):
         self._mark_values([node.target], node.value)
         self._class_binding([node.target], node.value)
         self._documented(node, [node.target])
+        self._stored_on_receiver(node, [node.target], node.value)
         self._seed(node.target, node.value)
         self._note_listed(node.target, node.value)
         if isinstance(node.target, ast.Name) and self.functions:
@@ -1837,6 +1963,8 @@ class Summarizer(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         callee = dotted_name(node.func)
+        if self.scope.receiver is not None:
+            self._note_handed(node, callee)
         func = node.func
         if positional and callee in STRING_READERS:
             computed = positional[1] if len(positional) >= 2 else None
@@ -2016,8 +2144,8 @@ class Summarizer(ast.NodeVisitor):
     # visited, as the libcst traversal does.
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.scope.enter_class(node.name)
-        metaclass = next((base_name(k.value) for k in node.keywords if k.arg == "metaclass"), None)
-        self.builder.enter_class(node.name, [base_name(b) for b in node.bases], decorator_names(node), metaclass)
+        bases, metaclass = class_bases(node)
+        self.builder.enter_class(node.name, bases, decorator_names(node), metaclass)
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self.kept.append(KeptObjects())
@@ -2099,7 +2227,8 @@ class Summarizer(ast.NodeVisitor):
             self.class_keys[-1].receivers.add(method.receiver)
         local = FunctionLocals(parameters=frozenset(a.arg for a in every if a.arg != self.scope.receiver),
                                name=node.name,
-                               passed=tuple(a.arg for a in positional if a.arg != self.scope.receiver))
+                               passed=tuple(a.arg for a in positional if a.arg != self.scope.receiver),
+                               options=arguments.kwarg.arg if arguments.kwarg else None)
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)
@@ -2116,6 +2245,7 @@ class Summarizer(ast.NodeVisitor):
         self.restored_state = restored
         self.functions.pop()
         self._resolve(local)
+        self._hand_over(local)
         self._read_evaluated(local)
         if lists is not None:
             self.method_lists.pop()

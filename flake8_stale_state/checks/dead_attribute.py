@@ -80,8 +80,12 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
     source to read, for a name spelt like one of its properties."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
+    if write.cls and mangled(write.name, write.cls) in index.held_for_unseen_code.get(write.cls, ()):
+        return True  # a reference for compiled code holding a pointer: `self._buffer = buffer; lib.use(buffer)`
     if write.function and write.name in index.library_methods_of(write.cls):
         return True  # an instance's own version of a hook the library calls: `self.endElement = self._end`
+    if write.function and not write.name.startswith("_") and write.name in index.methods_of(write.cls):
+        return True  # its own version of a public method, which users call: `self.hosts = self.__iter__`
     if write.name in index.documented_names:  # a private name only where Sphinx markup names it
         return True
     if is_capitalised(write.name) and "opaque" in index.traits_of(write.cls):
