@@ -79,7 +79,8 @@ def test_the_readme_shows_each_rules_examples():
 PACKAGE = REPO / "flake8_stale_state"
 # lower first: a module may import modules of its own layer or lower ones, never higher ones
 LAYERS = (
-    {"codec", "scope", "settings", "package", "excerpt", "findings", "hint", "gitbase", "__init__"},  # plain data
+    # plain data, and helpers that import nothing of the package
+    {"codec", "scope", "settings", "package", "excerpt", "findings", "hint", "comments", "gitbase", "__init__"},
     {"facts"},  # what the checks read of a file
     {"summary", "cst_facts"},  # the two traversals that make facts
     {"cache", "environment", "library_bases", "index"},  # the package index
