@@ -16,7 +16,7 @@ WORDS = (b"alive", b" ref", b"garbage", b"gc", b"GC", b"collect", b"clean", b"pu
 def patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
     """What says a value is kept, what says the attribute is for others, and a negation."""
     kept = re.compile(
-        rb"\b(?:keep|stay)\w*\b[^.]{0,40}?\balive\b"
+        rb"\bkeep\w*\s+(?!alive\b)[^.]{1,40}?\balive\b"  # "keep the handle alive", not a "keep-alive" connection
         rb"|\b(?:keep|hold)\w*(?:\s+on(?:to)?|\s+onto)?\s+(?:a\s+|an\s+|the\s+)?(?:strong\s+|hard\s+|live\s+)?"
         rb"ref(?:erence)?s?\b"
         rb"|\b(?:prevent|avoid|stop)\w*\b[^.]{0,40}?\b(?:garbage|gc|collect\w*|clean\w*)"
