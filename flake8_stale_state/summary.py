@@ -1410,6 +1410,7 @@ class Summarizer(ast.NodeVisitor):
                 handed.setdefault(argument.id, set()).add(target)
 
     def _hand_over(self, local: FunctionLocals) -> None:
+        """At the function's end: each attribute a local name was stored in, with each call it was given to."""
         for name in local.stored.keys() & local.handed.keys():
             for attribute in local.stored[name]:
                 for imported, method in local.handed[name]:
