@@ -12,6 +12,8 @@ the same trees, with `--python` where that tool has it), so that both columns co
 package: the findings, how many were labelled true, the precision, the "did you mean" hints given and how
 many of them were judged right, and vulture's count of unused attributes on the same folder. Findings the
 labels do not cover are listed: label them before quoting a figure.
+
+The rules the labels follow, to give each labeller: `benchmarks/labels/RULES.md`.
 """
 
 from __future__ import annotations
