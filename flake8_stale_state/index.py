@@ -557,11 +557,16 @@ class PackageIndex:
             package = finder.packages.get(facts.path, "")
             for cls, info in facts.classes.items():
                 for attribute, imported, method in info.hands_to:
-                    if finder.compiled(imported, package) if imported else (
-                            "opaque" in self.traits_of(cls) and method not in self.methods_of(cls)
-                            and method not in self.library_methods_of(cls)):
+                    unseen = finder.compiled(imported, package) if imported else self._from_opaque_base(cls, method)
+                    if unseen:
                         held.setdefault(cls, set()).add(attribute)
         return held
+
+    def _from_opaque_base(self, cls: str, method: str) -> bool:
+        """`method`, called on an object of `cls`, is one of a base with no source to read: neither the
+        package's nor a readable library base's."""
+        return ("opaque" in self.traits_of(cls) and method not in self.methods_of(cls)
+                and method not in self.library_methods_of(cls))
 
     def library_reads_of(self, cls: str | None) -> set[str]:
         return self.library_reads.get(cls, set()) if cls else set()

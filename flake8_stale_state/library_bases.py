@@ -24,6 +24,17 @@ MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard l
 COMPILED_SUFFIXES = (".so", ".pyd")
 
 
+def absolute_module(module: str, package: str) -> str | None:
+    """A module as an import names it (`.case`, relative to `package`, or `unittest.case`), named absolutely;
+    None for a relative name beyond the top of `package`."""
+    return qualified_name("m", {"m": module}, package)
+
+
+def star_modules(facts: FileFacts, package: str) -> list[str]:
+    """The modules a module's `from M import *` statements import, in order."""
+    return [star for star in (absolute_module(source, package) for source in facts.star_imports) if star]
+
+
 def source_in(folders: Iterable[Path], module: str) -> Path | None:
     """The source file of `module` in the first folder that holds it (a package's `__init__.py` first)."""
     parts = module.split(".")
@@ -103,8 +114,7 @@ class ModuleFinder:
         """A name a module of the package binds by `from M import *` only: where a module of the package that
         it star-imports binds it, the name there; "" where a library's module may (which one, only the
         library's source tells: `LibraryClasses` reads it); None where neither."""
-        stars = [star for star in (qualified_name("m", {"m": source}, package) for source in facts.star_imports)
-                 if star]
+        stars = star_modules(facts, package)
         for star in reversed(stars):  # a later star import rebinds the names of an earlier one
             bound = self.modules.get(star)
             if bound and (head in bound[0].classes or head in bound[0].imports or head in bound[0].name_aliases):
@@ -117,7 +127,7 @@ class ModuleFinder:
         package's re-exports) or an installed library's; not the standard library's, whose compiled functions
         keep nothing they are given."""
         for _ in range(MAX_CLASSES):
-            absolute = qualified_name("m", {"m": qualified}, package) if qualified.startswith(".") else qualified
+            absolute = absolute_module(qualified, package)
             top = (absolute or "").split(".")[0]
             if not absolute or top in sys.stdlib_module_names or not self.has(top):
                 return False
@@ -265,8 +275,7 @@ class LibraryClasses:
             if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
                 found = [qualified_name(name, facts.imports, package, fallback)]
                 if found[0] is None:
-                    stars = (qualified_name("m", {"m": source}, package) for source in facts.star_imports)
-                    found = [f"{star}.{name}" for star in stars if star]
+                    found = [f"{star}.{name}" for star in star_modules(facts, package)]
             else:
                 reads |= facts.class_reads.get(name, set())
                 methods.update(info.methods)
