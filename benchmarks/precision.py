@@ -149,6 +149,13 @@ LAYOUT = {
     "pymunk": ("pymunk", None), "pyvista": ("pyvista", "tests"), "textblob": ("src/textblob", "tests"),
     "questionary": ("questionary", None), "requests-toolbelt": ("requests_toolbelt", "tests"),
     "pydub": ("pydub", "test"), "botocore": ("botocore", "tests"), "pretty_midi": ("pretty_midi", "tests"),
+    # the eighteenth corpus, frozen at 5319f26, to measure the seventeenth's rules on packages they were not made from
+    "geopandas": ("geopandas", None), "altair": ("altair", None), "azure-storage-blob": ("azure/storage/blob", "tests"),
+    "google-cloud-storage": ("google/cloud/storage", "tests"), "pyrogram": ("pyrogram", "tests"),
+    "uncertainties": ("uncertainties", "tests"), "astroplan": ("astroplan", None), "pyzmq": ("zmq", "tests"),
+    "pyjwt": ("jwt", "tests"), "dagster": ("dagster", "dagster_tests"), "faker": ("faker", "tests"),
+    "influxdb-client": ("influxdb_client", "tests"), "opensearch-py": ("opensearchpy", None),
+    "imageio": ("imageio", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
