@@ -1,7 +1,7 @@
 """What a comment on a write says of it that makes the write a use: that it holds its value against the garbage
 collector ("keeps the handle alive", "hold onto ref, so the timer doesn't get cleaned up", "to prevent gc to
 collect the handle"), or that the attribute is there for others ("so users can see it", "this is a semi-public
-API", "kept for backward compatibility")."""
+API", "kept for backward compatibility", "used by constant_pacing", "tools like LangChain rely on this")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import functools
 import re
 
 # the words one of those comments holds: a file without any has none (the patterns compile on first use)
-WORDS = (b"alive", b" ref", b"garbage", b"gc", b"GC", b"collect", b"clean", b"public", b"user", b"ackward")
+WORDS = (b"alive", b" ref", b"garbage", b"gc", b"GC", b"collect", b"clean", b"public", b"user", b"ackward",
+         b"sed by", b"eeded by", b"ely on", b"elies on", b"elied on")
 
 
 @functools.cache
@@ -24,7 +25,8 @@ def patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]
     for_others = re.compile(
         rb"\b(?:(?:semi-)?public\s+(?:api|attribute|interface)|semi-public"
         rb"|(?:is|was|are|were|be|been|made|make|makes|kept|keep|stays?)\b[^.,;]{0,30}?\bpublic\b(?!\s+key)"
-        rb"|(?:so|for|lets?|allows?)\s+(?:the\s+)?users?|backwards?[- ]compat\w*)\b", re.IGNORECASE)
+        rb"|(?:so|for|lets?|allows?)\s+(?:the\s+)?users?|backwards?[- ]compat\w*"
+        rb"|(?:used|needed|relied\s+on)\s+by|rel(?:y|ies)\s+on\s+(?:this|it))\b", re.IGNORECASE)
     negation = re.compile(rb"\b(?:no|not|nothing|none|never)\b|n't\b", re.IGNORECASE)
     return kept, for_others, negation
 

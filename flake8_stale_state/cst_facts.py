@@ -252,6 +252,9 @@ class AttributeCollector(Collector):
     def _class_binding(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         if names:
+            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+                    isinstance(value.func.value, cst.Call):  # `traitlets.Dict().tag(sync=True)`: as summary's
+                value = value.func.value
             callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
             self.builder.class_binding(names, listed_strings(value), callee)
             if isinstance(value, (cst.Name, cst.Attribute)):
@@ -315,7 +318,9 @@ class AttributeCollector(Collector):
         function = isinstance(value, cst.Lambda) or (
             isinstance(value, cst.Attribute) and receiver is not None and dotted_name(value.value) == receiver
             and value.attr.value != "__dict__")
-        self.builder.store(name, 0, 0, owner, made, True, function)  # placed once the traversal is done
+        given = [arg.value.value for arg in value.args
+                 if isinstance(arg.value, cst.Name) and not arg.star] if made else []
+        self.builder.store(name, 0, 0, owner, made, True, function, given=given)  # placed once the traversal is done
         self.stored.append(node)
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -32,6 +32,7 @@ class Write(NamedTuple):
     shared: bool  # the value may be an object held elsewhere too (a name, an attribute, an item), not a new one
     function: bool = False  # the value is a function: a lambda, or an attribute of the receiver (a bound method)
     block: int = 0  # the list of statements the write stands in (`summary.block_key`); 0 where not known
+    of_receiver: bool = False  # the value is a call given the receiver itself: `self.cat = CatClient(self)`
 
 
 class ClassInfo(NamedTuple):
@@ -41,7 +42,7 @@ class ClassInfo(NamedTuple):
     reads_all: bool  # behaviour depends on every attribute: `self.__dict__` compared, serialised, returned, ...
     methods: list[str]  # names bound in the class body by `def`
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
-    body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's short name (`x = Typed()`)
+    body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's dotted name (`x = Typed()`)
     metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
     assigns_unnamed: bool = False  # `setattr(self, key, v)`, `self.__dict__.update(d)`: names its code never spells
     reads_public: bool = False  # behaviour depends on every public attribute: a walk of `self.__dict__` skipping `_x`
@@ -311,14 +312,15 @@ class FactsBuilder:
         self.entries: dict[int, set[Any]] = {}  # id() of a list `append_new` extends -> its entries, to look up
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
-              shared: bool, function: bool = False, block: int = 0) -> None:
+              shared: bool, function: bool = False, block: int = 0, given: Collection[str] = ()) -> None:
         """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
         may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver; `block`,
-        the statement list it stands in."""
+        the statement list it stands in; `given`, the names the call making the value is given."""
         receiver = self.scope.receiver
+        on_receiver = receiver is not None and owner == receiver
         self.facts.writes.append(
-            Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "",
-                  receiver is not None and owner == receiver, constructor, shared, function, block)
+            Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "", on_receiver, constructor,
+                  shared, function, block, on_receiver and constructor is not None and receiver in given)
         )
 
     def read(self, name: str, on: str | None, as_written: bool = True) -> None:
@@ -543,7 +545,7 @@ class FactsBuilder:
         if declared:
             self.facts.classes[self.class_stack[-1]] = cls._replace(declared=(*cls.declared, *declared))
         if callee:
-            cls.body_calls.update(dict.fromkeys(targets, callee.rsplit(".", 1)[-1]))
+            cls.body_calls.update(dict.fromkeys(targets, callee))
         if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`
             self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):

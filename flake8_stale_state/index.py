@@ -21,7 +21,7 @@ from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
 from flake8_stale_state.package import real_path
-from flake8_stale_state.library_bases import LibraryClasses, qualified_bases
+from flake8_stale_state.library_bases import LibraryClasses, outside_name, qualified_bases
 
 # Class decorators and bases whose class-body names a framework reads (repr, eq, validation, ORM).
 FRAMEWORK_DECORATORS = {"dataclass", "s", "attrs", "define", "frozen", "mutable", "dataclass_transform"}
@@ -294,11 +294,11 @@ class PackageIndex:
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
                 # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body
-                managed = [name for name, callee in info.body_calls.items() if callee in self.data_descriptors]
+                managed = [name for name, callee in info.body_calls.items() if short(callee) in self.data_descriptors]
                 if managed:
                     by_class.setdefault(cls, set()).update(managed)
                 # `user = Permission("_user")`: a descriptor given an attribute's name looks that attribute up
-                if info.declared and any(callee in self.descriptors for callee in info.body_calls.values()):
+                if info.declared and any(short(callee) in self.descriptors for callee in info.body_calls.values()):
                     by_class.setdefault(cls, set()).update(info.declared)
                 for run in info.runs_methods_of:
                     other, _, method = run.rpartition(".")
@@ -561,6 +561,44 @@ class PackageIndex:
                     if unseen:
                         held.setdefault(cls, set()).add(attribute)
         return held
+
+    @cached_property
+    def _library_body_calls(self) -> dict[str, list[tuple[str, str]]]:
+        """Name -> (class, library class) where a class body binds the name to a call of a class from outside
+        the package: `_selections = traitlets.Dict().tag(sync=True)`."""
+        bound: dict[str, list[tuple[str, str]]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                for name, callee in info.body_calls.items():
+                    if short(callee) not in self.class_bases:
+                        qualified = outside_name(callee, facts, self.libraries.finder)
+                        if qualified and self.libraries.finder.has(qualified):
+                            bound.setdefault(name, []).append((cls, qualified))
+        return bound
+
+    def binds_library_descriptor(self, cls: str, name: str) -> bool:
+        """A class body of `cls`'s hierarchy binds `name` to an object of an installed library's class whose
+        instances define `__set__` (traitlets' `Dict()`, param's `Number()`): `self.name = v` calls it."""
+        related = self.related(cls)
+        return any(other in related and "__set__" in self.libraries.class_methods(made)
+                   for other, made in self._library_body_calls.get(name, ()))
+
+    @cached_property
+    def interface_members(self) -> dict[str, set[str]]:
+        """Class -> public attributes holding its views: objects of package classes made from the object itself,
+        side by side in one block (`self.cat = CatClient(self)`, `self.indices = IndicesClient(self)`), where
+        code holding the object reads one of them (on an object of any class) or it is documented. Users reach
+        the views' methods through those attributes only: they are the class's interface, alike."""
+        blocks: dict[tuple[str, str, int], set[str]] = {}
+        for facts in self.files.values():
+            for write in facts.writes:
+                if write.of_receiver and write.cls and write.block and write.constructor in self.class_bases:
+                    blocks.setdefault((facts.path, write.cls, write.block), set()).add(write.name)
+        members: dict[str, set[str]] = {}
+        for (_, cls, _), names in blocks.items():
+            if len(names) > 1 and names & (self.read_names | self.documented_names):
+                members.setdefault(cls, set()).update(name for name in names if not name.startswith("_"))
+        return members
 
     def _from_opaque_base(self, cls: str, method: str) -> bool:
         """`method`, called on an object of `cls`, is one of a base with no source to read: neither the

@@ -181,14 +181,18 @@ class ModuleFinder:
 def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[str, str]]:
     """(class, base) for each base of the file's classes named through an import and defined outside the
     package: `logging.StreamHandler`."""
-    fallback = finder.fallback_of(facts)
-    package = finder.packages.get(facts.path, "")
     for cls, info in facts.classes.items():
         for base in info.bases:
-            qualified = qualified_name(base, facts.imports, package, fallback)
-            qualified = qualified and finder.outside(qualified)
+            qualified = outside_name(base, facts, finder)
             if qualified:
                 yield cls, qualified
+
+
+def outside_name(dotted: str, facts: FileFacts, finder: ModuleFinder) -> str | None:
+    """A name the file uses (`protocol.Factory`), as the library outside the package that defines it names it
+    (`twisted.internet.protocol.Factory`); None for a name of the package, or one not to be told."""
+    qualified = qualified_name(dotted, facts.imports, finder.packages.get(facts.path, ""), finder.fallback_of(facts))
+    return qualified and finder.outside(qualified)
 
 
 def base_modules(files: Iterable[FileFacts], finder: ModuleFinder) -> set[Path]:

@@ -135,6 +135,11 @@ ATTRIBUTE_REFERENCES = (
     ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"), False),
     ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"), False),
 )
+# prose listing attributes by name: "The instance has attributes ``cat``, ``cluster`` and ``tasks``" (a
+# separator holds no quote, so that the list is read in one way only)
+QUOTED = r"['\"`]{1,2}\w+['\"`]{1,2}"
+ATTRIBUTE_LIST = re.compile(rf"\b[Aa]ttributes?\s+({QUOTED}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){QUOTED})*)")
+QUOTED_NAME = re.compile(r"['\"`]{1,2}(\w+)['\"`]{1,2}")
 SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
@@ -359,6 +364,15 @@ def caught_names(caught: ast.expr | None) -> set[str]:
 def catches_import_error(caught: ast.expr | None) -> bool:
     """`except ImportError:`, `except (ImportError, AttributeError):`: what it imports replaces a failed import."""
     return bool(caught_names(caught) & IMPORT_ERRORS)
+
+
+def chain_callee(value: ast.expr | None) -> str | None:
+    """The dotted name a call calls; for a chain of method calls on a call, the first call's:
+    `traitlets.Dict().tag(sync=True)` is made by `traitlets.Dict` (a builder's methods return the object)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            isinstance(value.func.value, ast.Call):
+        value = value.func.value
+    return dotted_name(value.func) if isinstance(value, ast.Call) else None
 
 
 def block_key(owner: ast.AST, field: str) -> int:
@@ -1820,8 +1834,7 @@ class Summarizer(ast.NodeVisitor):
     def _class_binding(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
-            callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
-            self.builder.class_binding(names, listed_strings(value), callee, declared_names(value))
+            self.builder.class_binding(names, listed_strings(value), chain_callee(value), declared_names(value))
             if isinstance(value, (ast.Name, ast.Attribute)):
                 self.builder.module_binding(names, dotted_name(value))
                 # `__setattr__ = dict.__setitem__`: every attribute an item of the mapping the object is
@@ -1883,8 +1896,10 @@ class Summarizer(ast.NodeVisitor):
                 self.builder.read(node.attr, self.scope.owner_class)
             column = self.source.column(node.lineno, node.col_offset)
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
+            given = [argument.id for argument in (*value.args, *(keyword.value for keyword in value.keywords))
+                     if isinstance(argument, ast.Name)] if made else []
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value),
-                               function, self.block)
+                               function, self.block, given)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
@@ -2190,6 +2205,10 @@ class Summarizer(ast.NodeVisitor):
             if needed in doc:
                 for name in reference.findall(doc):
                     self.builder.documented(name, sphinx=sphinx)
+        if "ttribute" in doc:
+            for listed in ATTRIBUTE_LIST.findall(doc):
+                for name in QUOTED_NAME.findall(listed):
+                    self.builder.documented(name)
         if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)

@@ -510,3 +510,42 @@ def test_a_library_base_walking_the_public_names_reads_the_public_attributes_onl
     assert [line.split("'")[1] for line in theirs] == ["_cache"]
     assert [line.split("'")[1] for line in ours] == ["side", "_cache"]
     assert nothing_ran(project)
+
+
+TRAITED = """\
+import fakelib.traits as traits
+from fakelib.traits import Plain
+
+
+class Widget:
+    selections = traits.Dict().tag(sync=True)
+    plan = traits.Any(allow_none=True)
+    label = Plain()
+    size = traits.Missing()
+
+    def update(self, chosen):
+        self.selections = chosen  # the library's Dict.__set__ takes it
+        self.plan = None  # through Any's base's __set__
+        self.label = ""  # Plain defines __get__ only: shadowed, unread
+        self.size = 1  # no class of that name in the library
+        self.other = 2
+"""
+
+
+def test_a_library_descriptor_bound_in_the_class_body_takes_the_writes(project, env, capsys):
+    """`selections = traitlets.Dict().tag(sync=True)`: a write of `self.selections` calls the `__set__` of an
+    installed library's class (its own, or a base's), first of a chain of method calls; a descriptor with
+    `__get__` only is shadowed."""
+    site = env / "lib" / "python3.11" / "site-packages"
+    (site / "fakelib" / "traits.py").write_text(
+        "class TraitType:\n    def __set__(self, obj, value):\n        obj._trait_values = value\n\n"
+        "    def tag(self, **metadata):\n        return self\n\n\n"
+        "class Dict(TraitType):\n    pass\n\n\nclass Any(TraitType):\n    pass\n\n\n"
+        "class Plain:\n    def __get__(self, obj, owner):\n        return 1\n")
+    (project / "pkg" / "widget.py").write_text(TRAITED)
+    _, theirs, err = run_cli(capsys, "--python", str(env), "pkg/widget.py")
+    _, ours, _ = run_cli(capsys, "pkg/widget.py")
+    assert [line.split("'")[1] for line in theirs] == ["label", "size", "other"]
+    assert [line.split("'")[1] for line in ours] == ["selections", "plan", "label", "size", "other"]
+    assert "fakelib" not in err
+    assert nothing_ran(project)

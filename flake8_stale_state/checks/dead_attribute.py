@@ -88,6 +88,10 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
         return True  # its own version of a public method, which users call: `self.hosts = self.__iter__`
     if write.name in index.documented_names:  # a private name only where Sphinx markup names it
         return True
+    if write.cls and index.binds_library_descriptor(write.cls, write.name):
+        return True  # `_selections = traitlets.Dict()` in the class body: the write calls the library's `__set__`
+    if write.cls and write.name in index.interface_members.get(write.cls, ()):
+        return True  # one of the object's views beside others its users read: `client.cat`, `client.indices`
     if is_capitalised(write.name) and "opaque" in index.traits_of(write.cls):
         return True  # a property of a base with no source to read: a .NET form's `self.TopMost = True`
     return not write.name.startswith("_") and "exception" in index.traits_of(write.cls)
