@@ -75,9 +75,10 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
-    library (a function replacing one of its methods too), or the package's users, for an attribute documented
-    as API (a private one by Sphinx markup only) or a public one carried by an exception; and a base with no
-    source to read, for a name spelt like one of its properties."""
+    library (a function replacing one of its methods too), a data descriptor of such a library bound in the
+    class body, or the package's users, for an attribute documented as API (a private one by Sphinx markup
+    only), one of the object's views beside others they read, or a public one carried by an exception; and a
+    base with no source to read, for a name spelt like one of its properties."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
     if write.cls and mangled(write.name, write.cls) in index.held_for_unseen_code.get(write.cls, ()):
