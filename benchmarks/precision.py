@@ -156,6 +156,12 @@ LAYOUT = {
     "pyjwt": ("jwt", "tests"), "dagster": ("dagster", "dagster_tests"), "faker": ("faker", "tests"),
     "influxdb-client": ("influxdb_client", "tests"), "opensearch-py": ("opensearchpy", None),
     "imageio": ("imageio", "tests"),
+    # the nineteenth corpus, frozen at 579a6b1, to measure the eighteenth's rules on packages they were not made from
+    "python-gitlab": ("gitlab", "tests"), "jira": ("jira", None), "pygithub": ("github", "tests"),
+    "stripe": ("stripe", "tests"), "motor": ("motor", "test"), "cookiecutter": ("cookiecutter", "tests"),
+    "holidays": ("holidays", None), "astral": ("src/astral", "src/test"), "pydot": ("src/pydot", "test"),
+    "graphviz": ("graphviz", "tests"),
+    "zarr": ("src/zarr", "tests"), "metpy": ("src/metpy", "tests"), "buildbot": ("buildbot", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
