@@ -1134,6 +1134,9 @@ class Summarizer(ast.NodeVisitor):
         self.scope = Scope()
         self.builder = FactsBuilder(self.scope)
         self.values: dict[int, ast.expr | None] = {}  # id(stored Attribute) -> its value when the target is single
+        # id(stored Attribute) of a chained assignment's target beside one that is not the object's own attribute:
+        # `self.a = other.b = {}` stores one object in both, so a change through one is seen through the other
+        self.chained: set[int] = set()
         self.class_keys: list[ClassKeys] = []  # of the classes around the node, innermost last
         self.methods: list[MethodSeeds] = []  # of the methods around the node, innermost last
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
@@ -1462,6 +1465,8 @@ class Summarizer(ast.NodeVisitor):
         for target in targets:
             if isinstance(target, ast.Attribute):
                 self.values[id(target)] = value
+                if any(other is not target and self._self_attribute(other) is None for other in targets):
+                    self.chained.add(id(target))
 
     def _list_bindings(self, node: ast.stmt, targets: list[ast.expr], value: ast.expr | None) -> None:
         """SS102: attributes bound to an empty list, and the resets of a method's own lists (those at the top
@@ -1636,6 +1641,21 @@ class Summarizer(ast.NodeVisitor):
         if strings and isinstance(target, ast.Name):
             self.functions[-1].strings.setdefault(target.id, set()).update(strings)
             self.functions[-1].strings.setdefault(first_item(target.id), set()).update(strings)  # `row[0]`
+
+    def _note_accumulated(self, arguments: list[ast.expr]) -> None:
+        """`reflect.accumulateClassList(self.__class__, "compare_attrs", found)`: a call given the object (or its
+        class), one name and a local container fills the container with what the class bodies of its hierarchy
+        list under that name, for a loop over the container to take (as a loop over `self.compare_attrs`)."""
+        names = [argument.value for argument in arguments
+                 if isinstance(argument, ast.Constant) and isinstance(argument.value, str)]
+        if len(names) != 1 or not names[0].isidentifier() or \
+                not any(self._on(argument)[0] == {self.scope.owner_class} for argument in arguments):
+            return
+        local = self.functions[-1]
+        for argument in arguments:
+            if isinstance(argument, ast.Name) and not self._is_receiver(argument) and \
+                    argument.id not in local.parameters:
+                local.listed[argument.id] = [listed_marker(names[0])]
 
     def _parameter_markers(self, name: str, each: bool) -> list[str] | None:
         """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
@@ -1898,8 +1918,9 @@ class Summarizer(ast.NodeVisitor):
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
             given = [argument.id for argument in (*value.args, *(keyword.value for keyword in value.keywords))
                      if isinstance(argument, ast.Name)] if made else []
-            self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, not is_fresh(value),
-                               function, self.block, given)
+            shared = not is_fresh(value) or id(node) in self.chained
+            self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, shared, function,
+                               self.block, given)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
@@ -1979,6 +2000,8 @@ class Summarizer(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         callee = dotted_name(node.func)
+        if self.functions and self.scope.owner_class:
+            self._note_accumulated(positional)
         if self.scope.receiver is not None:
             self._note_handed(node, callee)
         func = node.func
