@@ -1465,7 +1465,8 @@ class Summarizer(ast.NodeVisitor):
         for target in targets:
             if isinstance(target, ast.Attribute):
                 self.values[id(target)] = value
-                if any(other is not target and self._self_attribute(other) is None for other in targets):
+                if len(targets) > 1 and any(other is not target and self._self_attribute(other) is None
+                                            for other in targets):
                     self.chained.add(id(target))
 
     def _list_bindings(self, node: ast.stmt, targets: list[ast.expr], value: ast.expr | None) -> None:
@@ -2000,7 +2001,7 @@ class Summarizer(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         callee = dotted_name(node.func)
-        if self.functions and self.scope.owner_class:
+        if len(positional) >= 3 and self.functions and self.scope.owner_class:  # the object, a name, a container
             self._note_accumulated(positional)
         if self.scope.receiver is not None:
             self._note_handed(node, callee)
