@@ -595,8 +595,9 @@ class PackageIndex:
                 if write.of_receiver and write.cls and write.block and write.constructor in self.class_bases:
                     blocks.setdefault((facts.path, write.cls, write.block), set()).add(write.name)
         members: dict[str, set[str]] = {}
+        read, documented = self.read_names, self.documented_names
         for (_, cls, _), names in blocks.items():
-            if len(names) > 1 and names & (self.read_names | self.documented_names):
+            if len(names) > 1 and any(name in read or name in documented for name in names):
                 members.setdefault(cls, set()).update(name for name in names if not name.startswith("_"))
         return members
 
