@@ -191,7 +191,13 @@ def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[st
 def outside_name(dotted: str, facts: FileFacts, finder: ModuleFinder) -> str | None:
     """A name the file uses (`protocol.Factory`), as the library outside the package that defines it names it
     (`twisted.internet.protocol.Factory`); None for a name of the package, or one not to be told."""
-    qualified = qualified_name(dotted, facts.imports, finder.packages.get(facts.path, ""), finder.fallback_of(facts))
+    package = finder.packages.get(facts.path, "")
+    qualified = qualified_name(dotted, facts.imports, package, finder.fallback_of(facts))
+    head = dotted.split(".")[0]
+    if qualified is None and head not in facts.classes and head not in facts.name_aliases:
+        stars = star_modules(facts, package)  # `from antlr4 import *`, then `class OverrideLexer(Lexer)`
+        if len(stars) == 1 and stars[0].split(".")[0] not in finder.own:
+            qualified = f"{stars[0]}.{dotted}"
     return qualified and finder.outside(qualified)
 
 

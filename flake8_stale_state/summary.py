@@ -851,6 +851,19 @@ def is_empty_list(node: ast.expr | None) -> bool:
             and not node.args and not node.keywords)
 
 
+CONTAINER_BUILDERS = {"list", "tuple", "set", "frozenset", "sorted"}
+
+
+def is_built_container(value: ast.expr | None) -> bool:
+    """A container built from data at run time, whose items are not spelt out: a comprehension, or `list(...)`,
+    `sorted(...)` and the like of anything but a literal. (A name or a call of another function may hold what
+    a caller chose, or what the package spells elsewhere.)"""
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        return True
+    return (isinstance(value, ast.Call) and dotted_name(value.func) in CONTAINER_BUILDERS and len(value.args) == 1
+            and iterated_strings(value) is None and not isinstance(value.args[0], (ast.Tuple, ast.List, ast.Set)))
+
+
 def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.expr]:
     """The targets an assignment binds to a fresh empty list, pairing `a, b = [], []` element by element."""
     if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
@@ -883,6 +896,84 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
             if node.args and is_receiver(node.args[0]):  # `dict.__setitem__(self, ...)`, `dict.update(self, ...)`
                 return True
     return False
+
+
+def class_documentation(cls: ast.ClassDef) -> str | None:
+    """The class's docstring; else a string statement of its body that documents no assignment, as a docstring
+    placed after the nested classes does (generated code's `:ivar x:` lists)."""
+    previous: ast.stmt | None = None
+    for statement in cls.body:
+        if isinstance(statement, ast.Expr) and (text := string_value(statement.value)) is not None \
+                and not isinstance(previous, (ast.Assign, ast.AnnAssign)):
+            return text
+        previous = statement
+    return None
+
+
+def held_mapping(node: ast.expr, receiver: str) -> str | None:
+    """`self.X` or `self.__dict__["X"]` -> "X": a mapping the object holds."""
+    if isinstance(node, ast.Subscript) and dotted_name(node.value) == f"{receiver}.__dict__":
+        return string_value(node.slice)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
+        return node.attr
+    return None
+
+
+def mapping_storing_values(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """"X" for a `__setattr__(self, name, value)` that keeps every value under its name in a mapping the object
+    holds, `self.X[name] = value` or `self.__dict__["X"][name] = value` in its body, not under a condition (a
+    class storing only some names apart, its fields, keeps the others as attributes): assignments make items of
+    X."""
+    positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
+    if len(positional) != 3:
+        return None
+    receiver, name, value = (argument.arg for argument in positional)
+    for node in setattr_method.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == value:
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Name) \
+                        and target.slice.id == name and (held := held_mapping(target.value, receiver)) is not None \
+                        and held != "__dict__":
+                    return held
+    return None
+
+
+# calls on a mapping that take one key of it or store into it: no use of the values it holds
+KEYED_USES = {"get", "pop", "setdefault", "__getitem__", "__contains__", "__delitem__", "__setitem__", "update",
+              "clear"}
+
+
+def uses_mapping_whole(cls: ast.ClassDef, mapping: str) -> bool:
+    """A method of `cls` other than those that set or look up attributes uses the mapping `self.X` whole: copies,
+    merges, iterates or returns it, rather than taking one key of it (`self.X[k]`, `self.X.get(k)`, `k in
+    self.X`)."""
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args \
+                or method.name in {*LOOKUP_METHODS, "__setattr__", "__delattr__"}:
+            continue
+        receiver = method.args.args[0].arg
+        keyed = set()
+        for node in ast.walk(method):
+            if isinstance(node, ast.Subscript):
+                keyed.add(id(node.value))
+            elif isinstance(node, ast.Attribute) and node.attr in KEYED_USES:
+                keyed.add(id(node.value))
+            elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+                keyed.update(id(c) for c in node.comparators)
+        for node in ast.walk(method):
+            if held_mapping(node, receiver) == mapping and id(node) not in keyed \
+                    and not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+                return True
+    return False
+
+
+def hands_out_assigned_values(cls: ast.ClassDef) -> bool:
+    """Its `__setattr__` keeps each value in a mapping the object holds, which its other methods use whole: a
+    record whose assignments are the changes it sends (`data.update(self._updated_attrs)`)."""
+    setattr_method = next((statement for statement in cls.body if isinstance(statement, ast.FunctionDef)
+                           and statement.name == "__setattr__"), None)
+    mapping = mapping_storing_values(setattr_method) if setattr_method is not None else None
+    return mapping is not None and uses_mapping_whole(cls, mapping)
 
 
 def mentions_attribute(node: ast.AST, name: str) -> bool:
@@ -1006,6 +1097,27 @@ class KeptObjects:
 
     added: set[str] = field(default_factory=set)
     takes_ids: bool = False
+
+
+@dataclass
+class LoopedLookups:
+    """SS101: the list attributes a class loops over to look each name up on its object (`for name in
+    self.fields_: getattr(self, name)`), and what its methods assign them: the strings of a literal
+    (`self.fields_ = ["flags"]`), read in turn, or a list built from data at run time (`self.fields_ =
+    [v["name"] for v in FIELDS.values()]`), whose names are not known, so that looking them all up reads every
+    attribute (every public one, where the loop skips the names beginning with `_`)."""
+
+    looked_up: dict[str, bool] = field(default_factory=dict)  # list attribute -> the loop skips `_x` names
+    built: set[str] = field(default_factory=set)
+    spelt: dict[str, set[str]] = field(default_factory=dict)
+
+    def names_read(self) -> set[str]:
+        return set().union(*(self.spelt.get(name, ()) for name in self.looked_up))
+
+    def reads_every_attribute(self) -> bool | None:
+        """None where no lookup is over a built list; else whether only the public attributes are read."""
+        public = [public for name, public in self.looked_up.items() if name in self.built]
+        return all(public) if public else None
 
 
 @dataclass
@@ -1142,6 +1254,7 @@ class Summarizer(ast.NodeVisitor):
         self.docstring_before: set[int] = set()  # id() of assignments a string statement follows
         self.class_lists: list[ClassLists] = []  # of the classes around the node, innermost last
         self.kept: list[KeptObjects] = []  # of the classes around the node, innermost last
+        self.looped: list[LoopedLookups] = []  # of the classes around the node, innermost last
         self.method_lists: list[MethodLists] = []  # of the methods around the node, innermost last
         self.rebuild_classes: set[str] = set()  # names of the classes a rebuild method may be in (SS102)
         # a guarded rebuild's `if`, its class's name and the lists it appends to (SS102)
@@ -1911,6 +2024,10 @@ class Summarizer(ast.NodeVisitor):
             value = self.values.pop(id(node), None)
             if self.name_attributes and self._is_receiver(node.value):
                 self._note_name_attribute(node.attr, value)
+                if is_built_container(value):
+                    self.looped[-1].built.add(node.attr)
+                elif strings := iterated_strings(value):
+                    self.looped[-1].spelt.setdefault(node.attr, set()).update(strings)
             callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
             made = constructor_of(callee)
             if callee and self._is_receiver(node.value) and self._weak_with_callback(value, callee):
@@ -2020,6 +2137,9 @@ class Summarizer(ast.NodeVisitor):
                 patterns = [*(patterns or ()), *(self._parameter_markers(computed.id, each=False) or ())]
             for pattern in patterns or ():
                 self._read(pattern, positional[0], as_written=False, pattern="*" in pattern)
+                if pattern.startswith(LISTED_MARK) and callee in VALUE_GETTERS and self.looped \
+                        and self._is_receiver(positional[0]) and self._uses_whole():
+                    self.looped[-1].looked_up[pattern[len(LISTED_MARK):-1]] = self.public_walks > 0
             if (computed is not None and not patterns and callee in VALUE_GETTERS and self._is_receiver(positional[0])
                     and (self._named_by_syntax(computed) or self._names_any_attribute(computed))):
                 self._whole_object()  # `getattr(self, item)`: the caller, or `dir(self)`, may name any attribute
@@ -2189,9 +2309,10 @@ class Summarizer(ast.NodeVisitor):
         self.class_keys.append(ClassKeys())
         self.class_lists.append(ClassLists())
         self.kept.append(KeptObjects())
+        self.looped.append(LoopedLookups())
         self.name_attributes.append({})
         self._note_attribute_docstrings(node)
-        doc = ast.get_docstring(node, clean=False)
+        doc = class_documentation(node)
         if doc:
             # a list of names that are not the constructor's arguments lists the attributes users read; so do
             # Sphinx's parameter fields, where the class's own constructor takes no other keywords (`**kwargs`)
@@ -2209,6 +2330,13 @@ class Summarizer(ast.NodeVisitor):
             self.rebuild_method = True
             self.rebuild_classes.add(node.name)
         self.class_nodes.setdefault(node.name, []).append(node)
+        if hands_out_assigned_values(node):
+            self.builder.reads_all()  # every assignment an item of a mapping the class uses whole
+        looped = self.looped.pop()
+        if (public := looped.reads_every_attribute()) is not None:
+            self.builder.reads_all(public=public)
+        for name in sorted(looped.names_read()):
+            self.builder.read(name, node.name, as_written=False)
         self._read_named_by_attribute()
         kept = self.kept.pop()
         for name in sorted(kept.added) if kept.takes_ids else ():

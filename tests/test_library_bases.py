@@ -272,6 +272,39 @@ def test_a_library_base_named_through_a_star_import_of_the_package(project, env,
     assert nothing_ran(project)
 
 
+STAR_NAMED = """\
+from fakelib import *
+
+
+class Lexer(Base):  # `Base` is fakelib's, which reads `x`
+    def __init__(self):
+        self.x = 1
+        self.y = 2
+
+
+class Local:
+    pass
+
+
+class Derived(Local):  # the module's own class, not the library's
+    def __init__(self):
+        self.x = 1
+"""
+
+
+def test_a_library_base_named_through_the_module_s_own_star_import(project, env, capsys):
+    """`from antlr4 import *`, then `class OverrideLexer(Lexer)`: the base is the library's, where the module
+    star-imports one module outside the package and binds no class of that name itself."""
+    (project / "pkg" / "lexer.py").write_text(STAR_NAMED)
+    _, theirs, err = run_cli(capsys, "--python", str(env), "pkg/lexer.py")
+    _, ours, _ = run_cli(capsys, "pkg/lexer.py")
+    assert [line.split(": SS101")[0] for line in theirs] == ["pkg/lexer.py:7:9", "pkg/lexer.py:16:9"]
+    assert [line.split(": SS101")[0] for line in ours] == [
+        "pkg/lexer.py:6:9", "pkg/lexer.py:7:9", "pkg/lexer.py:16:9"]
+    assert "fakelib" not in err
+    assert nothing_ran(project)
+
+
 def test_an_installed_copy_of_the_package_itself_is_not_read(project, env, capsys):
     installed = env / "lib" / "python3.11" / "site-packages" / "pkg"
     installed.mkdir()
