@@ -65,6 +65,9 @@ class ClassInfo(NamedTuple):
     # "._cffi.lib", "set_user_data") for `lib.set_user_data(handle)` after `from ._cffi import lib`: code the
     # package cannot see may hold on to the value, for as long as the attribute does
     hands_to: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] = ()
+    # the parameters of its `__init__`: the names code reading back what an object was made with looks up
+    # (`for name in inspect.signature(obj.__init__).parameters: getattr(obj, name)`)
+    init_parameters: list[str] | tuple[str, ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -231,6 +234,8 @@ IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
 LISTED_MARK = "\0.listed\0"
 # read on an object whose whole `__dict__` is walked (`self.aio.__dict__.values()`): every attribute of its class
 WHOLE_MARK = "\0whole"
+# read on an object whose class's `__init__` parameters are looked up by name: those of its class (index.py)
+INIT_PARAMETERS_MARK = "\0.init\0*"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
 BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
@@ -476,6 +481,12 @@ class FactsBuilder:
         if "{" in value and "." in value:
             for fmt_field in FORMAT_FIELD.findall(value):
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
+
+    def init_parameters(self, names: list[str]) -> None:
+        """The class's `__init__` takes these parameters."""
+        info = self._owner_info()
+        if info is not None:
+            self.facts.classes[self.scope.owner_class] = info._replace(init_parameters=names)
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str],
                     metaclass: str | None = None) -> None:

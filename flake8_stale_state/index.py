@@ -449,6 +449,20 @@ class PackageIndex:
         return self._over_related(self._declared, cls)
 
     @cached_property
+    def _init_parameters(self) -> dict[str, set[str]]:
+        parameters: dict[str, set[str]] = {}
+        for facts in self.files.values():
+            for cls, info in facts.classes.items():
+                if info.init_parameters:
+                    parameters.setdefault(cls, set()).update(info.init_parameters)
+        return parameters
+
+    @per_argument
+    def init_parameters_on(self, cls: str) -> frozenset[str]:
+        """The parameters of the `__init__` methods of classes related to `cls`."""
+        return self._over_related(self._init_parameters, cls)
+
+    @cached_property
     def _aliases(self) -> dict[str, set[str]]:
         aliases: dict[str, set[str]] = {}
         for facts in self.files.values():

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    IMPORT_ERRORS, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts,
-    Signals, constructor_of, is_with_metaclass, python_syntax_error, qualified_name,
+    IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK,
+    FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass, python_syntax_error, qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -752,6 +752,18 @@ def walked_container(iterable: ast.expr) -> tuple[ast.expr, bool]:
             and iterable.func.attr in ("keys", "items")):
         return iterable.func.value, iterable.func.attr == "items"
     return iterable, False
+
+
+def is_constructor_signature(node: ast.expr) -> bool:
+    """`inspect.signature(obj.__init__).parameters` (or of `type(obj)`, `obj.__class__`, `cls`): the names an
+    object was made with, which code reading them back looks up on it."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "parameters" and isinstance(node.value, ast.Call)
+            and dotted_name(node.value.func) in ("inspect.signature", "signature") and len(node.value.args) == 1):
+        return False
+    made = node.value.args[0]
+    return (isinstance(made, ast.Attribute) and made.attr in ("__init__", "__class__")
+            or isinstance(made, ast.Call) and dotted_name(made.func) == "type"
+            or isinstance(made, ast.Name) and made.id == "cls")
 
 
 def walked_mapping(iterable: ast.expr) -> ast.expr:
@@ -1739,7 +1751,7 @@ class Summarizer(ast.NodeVisitor):
         if isinstance(walked, ast.Attribute) and walked.attr == "__dict__" and not self._is_receiver(walked.value):
             self._whole_object_of(walked.value)  # `for k, v in self.aio.__dict__.items():`
         iterable, items = walked_container(iterable)
-        strings = iterated_strings(iterable)
+        strings = [INIT_PARAMETERS_MARK] if is_constructor_signature(iterable) else iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
@@ -2390,6 +2402,9 @@ class Summarizer(ast.NodeVisitor):
             self.method_lists.append(lists)
         if method is not None:
             self.builder.method(node.name, decorators)
+            if node.name == "__init__":
+                self.builder.init_parameters([a.arg for a in (*positional, *arguments.kwonlyargs)
+                                              if a.arg != self.scope.receiver])
             if node.name == "__setattr__" and self.scope.receiver and stores_items(node, self.scope.receiver):
                 self.builder.reads_all()  # each attribute an item of the mapping the object is, handed out whole
             if self.scope.receiver:

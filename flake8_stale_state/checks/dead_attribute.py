@@ -25,7 +25,7 @@ import fnmatch
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import FileFacts, Write, mangled, unmangled
+from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, Write, mangled, unmangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
 from flake8_stale_state.hint import closest, is_short, shares_half
@@ -53,7 +53,10 @@ def is_read_by_name(write: Write, index: PackageIndex) -> bool:
     if cls and any(prefix + name in index.read_names or prefix + name in index.names_read_on(cls)
                    for prefix in index.alias_prefixes(cls)):
         return True  # `obj._sa_x`, where the class's `__getattribute__` looks up `x` for `_sa_x`
-    return any(fnmatch.fnmatchcase(name, pattern) for pattern in index.patterns_read_on(cls))
+    patterns = index.patterns_read_on(cls)
+    if cls and INIT_PARAMETERS_MARK in patterns and write.name in index.init_parameters_on(cls):
+        return True  # `getattr(obj, name)` of each name of `inspect.signature(obj.__init__).parameters`
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
 def is_taken_whole(write: Write, index: PackageIndex) -> bool:
