@@ -67,7 +67,7 @@ class ClassInfo(NamedTuple):
     hands_to: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] = ()
     # the parameters of its `__init__`: the names code reading back what an object was made with looks up
     # (`for name in inspect.signature(obj.__init__).parameters: getattr(obj, name)`)
-    init_parameters: list[str] | tuple[str, ...] = ()
+    init_parameters: list[str] | tuple[str, ...] = ()  # a list while the module is read
 
 
 class MadeClass(NamedTuple):
@@ -486,7 +486,7 @@ class FactsBuilder:
         """The class's `__init__` takes these parameters."""
         info = self._owner_info()
         if info is not None:
-            self.facts.classes[self.scope.owner_class] = info._replace(init_parameters=names)
+            info.init_parameters.extend(names)  # a list while the module is read
 
     def enter_class(self, name: str, bases: list[str | None], decorators: list[str],
                     metaclass: str | None = None) -> None:
@@ -495,7 +495,7 @@ class FactsBuilder:
         if known is None:
             self.facts.classes[name] = ClassInfo(listed, decorators, [], False, [], False, {}, metaclass,
                                                  runs_methods_of=[], static_methods=[], lends_receiver=[],
-                                                 forwards_to=[], hands_to=[])
+                                                 forwards_to=[], hands_to=[], init_parameters=[])
         else:  # defined again in the module (an old name kept, deriving from the class that took its place):
             # one class of that name, as across modules, with the bases of both; extended in place, so that a
             # module defining one name many times costs no more than as many names

@@ -872,8 +872,8 @@ def is_built_container(value: ast.expr | None) -> bool:
     a caller chose, or what the package spells elsewhere.)"""
     if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         return True
-    return (isinstance(value, ast.Call) and dotted_name(value.func) in CONTAINER_BUILDERS and len(value.args) == 1
-            and iterated_strings(value) is None and not isinstance(value.args[0], (ast.Tuple, ast.List, ast.Set)))
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONTAINER_BUILDERS
+            and len(value.args) == 1 and not isinstance(value.args[0], (ast.Tuple, ast.List, ast.Set, ast.Dict)))
 
 
 def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.expr]:
@@ -2038,7 +2038,7 @@ class Summarizer(ast.NodeVisitor):
                 self._note_name_attribute(node.attr, value)
                 if is_built_container(value):
                     self.looped[-1].built.add(node.attr)
-                elif strings := iterated_strings(value):
+                elif not isinstance(value, ast.Call) and (strings := iterated_strings(value)):
                     self.looped[-1].spelt.setdefault(node.attr, set()).update(strings)
             callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
             made = constructor_of(callee)
@@ -2342,13 +2342,14 @@ class Summarizer(ast.NodeVisitor):
             self.rebuild_method = True
             self.rebuild_classes.add(node.name)
         self.class_nodes.setdefault(node.name, []).append(node)
-        if hands_out_assigned_values(node):
+        if self.builder.facts.classes[node.name].registers and hands_out_assigned_values(node):
             self.builder.reads_all()  # every assignment an item of a mapping the class uses whole
         looped = self.looped.pop()
-        if (public := looped.reads_every_attribute()) is not None:
-            self.builder.reads_all(public=public)
-        for name in sorted(looped.names_read()):
-            self.builder.read(name, node.name, as_written=False)
+        if looped.looked_up:
+            if (public := looped.reads_every_attribute()) is not None:
+                self.builder.reads_all(public=public)
+            for name in sorted(looped.names_read()):
+                self.builder.read(name, node.name, as_written=False)
         self._read_named_by_attribute()
         kept = self.kept.pop()
         for name in sorted(kept.added) if kept.takes_ids else ():
