@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
-from flake8_stale_state.facts import LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, FactsKind, FileFacts, Write, mangled
+from flake8_stale_state.facts import (
+    LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write, mangled,
+)
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, outside_name, qualified_bases
 
@@ -434,14 +436,18 @@ class PackageIndex:
         such an attribute holds is a use, whichever write the code at hand stored."""
         return self._over_related(self._shared, cls)
 
-    @cached_property
-    def _declared(self) -> dict[str, set[str]]:
-        declared: dict[str, set[str]] = {}
+    def _by_class(self, names_of: Callable[[ClassInfo], Collection[str]]) -> dict[str, set[str]]:
+        """Class name -> the names `names_of` gives of its facts, over every module defining a class of it."""
+        by_class: dict[str, set[str]] = {}
         for facts in self.files.values():
             for cls, info in facts.classes.items():
-                if info.declared:
-                    declared.setdefault(cls, set()).update(info.declared)
-        return declared
+                if names := names_of(info):
+                    by_class.setdefault(cls, set()).update(names)
+        return by_class
+
+    @cached_property
+    def _declared(self) -> dict[str, set[str]]:
+        return self._by_class(lambda info: info.declared)
 
     @per_argument
     def names_declared_on(self, cls: str) -> frozenset[str]:
@@ -450,12 +456,7 @@ class PackageIndex:
 
     @cached_property
     def _init_parameters(self) -> dict[str, set[str]]:
-        parameters: dict[str, set[str]] = {}
-        for facts in self.files.values():
-            for cls, info in facts.classes.items():
-                if info.init_parameters:
-                    parameters.setdefault(cls, set()).update(info.init_parameters)
-        return parameters
+        return self._by_class(lambda info: info.init_parameters)
 
     @per_argument
     def init_parameters_on(self, cls: str) -> frozenset[str]:
