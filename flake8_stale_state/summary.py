@@ -581,11 +581,14 @@ def prefix_test(test: ast.expr) -> tuple[str, str] | None:
     return None
 
 
+CONTAINER_TYPES = {"tuple", "list", "set", "frozenset"}  # a call of one makes a container of its argument's items
+
+
 def iterated_strings(value: ast.expr | None) -> list[str] | None:
     """The strings a loop over a literal container takes: a tuple, list or set of strings only (or `tuple`,
     `frozenset`, ... of one), the keys of a dict of string keys, the words of a split string
     (`"width height".split()`); None for anything else."""
-    if isinstance(value, ast.Call) and dotted_name(value.func) in ("tuple", "list", "set", "frozenset") \
+    if isinstance(value, ast.Call) and dotted_name(value.func) in CONTAINER_TYPES \
             and len(value.args) == 1:
         value = value.args[0]
     if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "split"
@@ -863,7 +866,7 @@ def is_empty_list(node: ast.expr | None) -> bool:
             and not node.args and not node.keywords)
 
 
-CONTAINER_BUILDERS = {"list", "tuple", "set", "frozenset", "sorted"}
+CONTAINER_BUILDERS = {*CONTAINER_TYPES, "sorted"}
 
 
 def is_built_container(value: ast.expr | None) -> bool:
