@@ -167,6 +167,14 @@ LAYOUT = {
     "twilio": ("twilio", None), "s3fs": ("s3fs", None), "hydra-core": ("hydra", "tests"),
     "dynaconf": ("dynaconf", "tests"), "smart_open": ("smart_open", None),
     "pyshacl": ("pyshacl", "test"), "haystack-ai": ("haystack", None), "pwntools": ("pwnlib", None),
+    # the twenty-first corpus, frozen at 9ec5199, to measure the twentieth's rules on packages they were not made from
+    "librosa": ("librosa", "tests"), "sendgrid": ("sendgrid", None),
+    "pydantic-settings": ("pydantic_settings", "tests"),
+    "gcsfs": ("gcsfs", None), "minigrid": ("minigrid", "tests"), "mss": ("src/mss", "src/tests"),
+    "odmantic": ("odmantic", None), "specutils": ("specutils", None), "tifffile": ("tifffile", "tests"),
+    "ibis-framework": ("ibis", None), "pyautogui": ("pyautogui", "tests"), "streamlit": ("streamlit", "tests"),
+    "gradio": ("gradio", "test"), "elasticsearch": ("elasticsearch", None), "nbconvert": ("nbconvert", "tests"),
+    "httpie": ("httpie", "tests"), "prefect": ("src/prefect", None), "nbformat": ("nbformat", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
