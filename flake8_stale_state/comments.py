@@ -21,7 +21,7 @@ def patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]
         rb"|\b(?:keep|hold)\w*(?:\s+on(?:to)?|\s+onto)?\s+(?:a\s+|an\s+|the\s+)?(?:strong\s+|hard\s+|live\s+)?"
         rb"ref(?:erence)?s?\b"
         rb"|\b(?:prevent|avoid|stop)\w*\b[^.]{0,40}?\b(?:garbage|gc|collect\w*|clean\w*)"
-        rb"|\b(?:not|n't|never)\b[^.]{0,20}?\b(?:garbage[- ]collected|gc'?e?d|collected|cleaned up)", re.IGNORECASE)
+        rb"|(?:\bnot|n't|\bnever)\b[^.]{0,20}?\b(?:garbage[- ]collected|gc'?e?d|collected|cleaned up)", re.IGNORECASE)
     for_others = re.compile(
         rb"\b(?:(?:semi-)?public\s+(?:api|attribute|interface)|semi-public"
         rb"|(?:is|was|are|were|be|been|made|make|makes|kept|keep|stays?)\b[^.,;]{0,30}?\bpublic\b(?!\s+key)"

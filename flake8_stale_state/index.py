@@ -622,8 +622,10 @@ class PackageIndex:
         return ("opaque" in self.traits_of(cls) and method not in self.methods_of(cls)
                 and method not in self.library_methods_of(cls))
 
-    def library_reads_of(self, cls: str | None) -> set[str]:
-        return self.library_reads.get(cls, set()) if cls else set()
+    def library_reads_of(self, cls: str | None) -> frozenset[str]:
+        """Names the outside bases of classes related to `cls` read through `self`: a mixin's methods run on
+        objects of the classes it is mixed into, whose library bases read what those methods write."""
+        return self._over_related(self.library_reads, cls) if cls else frozenset()
 
     @cached_property
     def library_methods(self) -> dict[str, set[str]]:

@@ -70,6 +70,7 @@ DEBUG_PREFIXES = ("print_", "log_", "dump_", "_print_", "_log_", "_dump_", "debu
 STATE_METHODS = {"__getstate__", "__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"}
 VALUE_GETTERS = {"getattr", "object.__getattribute__"}  # of STRING_READERS, those that return the value
 SETTERS = {"setattr", "object.__setattr__"}
+TASK_MAKERS = {"create_task", "ensure_future"}
 EVALUATORS = {"eval", "exec", "compile"}
 MAX_CODE_STRING = 2000  # longer strings are not parsed as code: prose, templates, data
 DEBUG_CALLS = {"print", "pprint", "pformat", "repr", "str", "format", "pprint.pprint", "pprint.pformat"}
@@ -260,6 +261,16 @@ def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
             key = string_value(arguments[1])
             return (key, arguments[0]) if key is not None else None
     return None
+
+
+def is_task_made(value: ast.expr) -> bool:
+    """`asyncio.create_task(...)`, `loop.create_task(...)`, `asyncio.ensure_future(...)`: a task the event loop
+    holds only weakly, which the reference it is stored in keeps from being collected mid-run."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return called in TASK_MAKERS
 
 
 def is_fresh(value: ast.expr | None) -> bool:
@@ -758,21 +769,45 @@ def walked_container(iterable: ast.expr) -> tuple[ast.expr, bool]:
 
 
 def is_constructor_signature(node: ast.expr) -> bool:
-    """`inspect.signature(obj.__init__).parameters` (or of `type(obj)`, `obj.__class__`, `cls`): the names an
-    object was made with, which code reading them back looks up on it."""
-    if not (isinstance(node, ast.Attribute) and node.attr == "parameters" and isinstance(node.value, ast.Call)
-            and dotted_name(node.value.func) in ("inspect.signature", "signature") and len(node.value.args) == 1):
+    """`inspect.signature(obj.__init__)` (or of `type(obj)`, `obj.__class__`, `cls`): its parameters are the
+    names an object was made with, which code reading them back looks up on it."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1
+            and dotted_name(node.func) in ("inspect.signature", "signature")):
         return False
-    made = node.value.args[0]
+    made = node.args[0]
     return (isinstance(made, ast.Attribute) and made.attr in ("__init__", "__class__")
             or isinstance(made, ast.Call) and dotted_name(made.func) == "type"
             or isinstance(made, ast.Name) and made.id == "cls")
 
 
+def parameters_of(node: ast.expr) -> ast.expr | None:
+    """`S` of `S.parameters`, `S.parameters.keys()`, `S.parameters.items()` or `S.parameters.values()`."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args
+            and node.func.attr in ("keys", "items", "values")):
+        node = node.func.value
+    return node.value if isinstance(node, ast.Attribute) and node.attr == "parameters" else None
+
+
+def parameters_key(name: str) -> str:
+    """The key under which a function's strings hold the constructor-parameters mark for a name bound to
+    `inspect.signature(obj.__init__)`."""
+    return f"{name}.parameters"
+
+
+def parameter_name_key(name: str) -> str:
+    """The key under which a function's strings are those `name.name` can be (`name` a `Parameter`)."""
+    return f"{name}.name"
+
+
+def walks_values(iterable: ast.expr) -> bool:
+    """`d.values()`."""
+    return (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
+            and iterable.func.attr == "values")
+
+
 def walked_mapping(iterable: ast.expr) -> ast.expr:
     """The mapping a loop walks whichever view it takes: `d` of `d`, `d.keys()`, `d.items()`, `d.values()`."""
-    if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
-            and iterable.func.attr == "values"):
+    if walks_values(iterable):
         return iterable.func.value
     return walked_container(iterable)[0]
 
@@ -1501,6 +1536,9 @@ class Summarizer(ast.NodeVisitor):
                 return
         if value is not None:
             self._mirrored_field(stored, value)
+            if is_task_made(value):  # the event loop holds its tasks weakly: this reference keeps the task running
+                for attribute in stored:
+                    self.builder.read(attribute, self.scope.owner_class)
             if isinstance(value, ast.Name):  # `self._buffer = buffer`
                 for attribute in stored:
                     self.functions[-1].stored.setdefault(value.id, set()).add(attribute)
@@ -1753,8 +1791,14 @@ class Summarizer(ast.NodeVisitor):
         walked = walked_mapping(iterable)
         if isinstance(walked, ast.Attribute) and walked.attr == "__dict__" and not self._is_receiver(walked.value):
             self._whole_object_of(walked.value)  # `for k, v in self.aio.__dict__.items():`
+        constructor_parameters = self._is_constructor_signature(parameters_of(iterable))
+        if constructor_parameters and walks_values(iterable):
+            # `for parameter in signature.parameters.values()`: `parameter.name` is a constructor parameter's
+            if isinstance(target, ast.Name):
+                self.functions[-1].strings.setdefault(parameter_name_key(target.id), set()).add(INIT_PARAMETERS_MARK)
+            return
         iterable, items = walked_container(iterable)
-        strings = [INIT_PARAMETERS_MARK] if is_constructor_signature(iterable) else iterated_strings(iterable)
+        strings = [INIT_PARAMETERS_MARK] if constructor_parameters else iterated_strings(iterable)
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
@@ -1809,6 +1853,8 @@ class Summarizer(ast.NodeVisitor):
                 made = None  # `def dump(data, Dumper=Dumper): dumper = Dumper()`: whatever class callers pass
             local.bind(target.id, {made} if made else None, target)
         local.strings.setdefault(target.id, set()).update(bound_strings(value))
+        if value is not None and is_constructor_signature(value):  # `signature = inspect.signature(cls.__init__)`
+            local.strings.setdefault(parameters_key(target.id), set()).add(INIT_PARAMETERS_MARK)
 
     def _named_by_syntax(self, node: ast.expr) -> bool:
         """In a special method (`__getitem__`, `__contains__`, ...), the expression uses one of its parameters
@@ -1818,6 +1864,12 @@ class Summarizer(ast.NodeVisitor):
             return False
         parameters = self.functions[-1].parameters
         return any(isinstance(name, ast.Name) and name.id in parameters for name in ast.walk(node))
+
+    def _is_constructor_signature(self, node: ast.expr | None) -> bool:
+        """`inspect.signature(obj.__init__)`, or a local name bound to it."""
+        if isinstance(node, ast.Name):
+            return INIT_PARAMETERS_MARK in self._strings_bound_to(parameters_key(node.id))
+        return node is not None and is_constructor_signature(node)
 
     def _strings_bound_to(self, name: str) -> list[str]:
         """The constant strings a name is bound to in the functions around the node (closures see their
@@ -2145,6 +2197,9 @@ class Summarizer(ast.NodeVisitor):
                 patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
             elif patterns is None and (row := first_item_of(computed)) is not None:
                 patterns = self._strings_bound_to(first_item(row))  # `for row in ROWS: getattr(self, row[0])`
+            elif patterns is None and isinstance(computed, ast.Attribute) and computed.attr == "name" \
+                    and isinstance(computed.value, ast.Name):  # `getattr(self, parameter.name)`
+                patterns = self._strings_bound_to(parameter_name_key(computed.value.id))
             named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
             if named_by is not None and self.name_attributes:
                 patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]

@@ -305,6 +305,37 @@ def test_a_library_base_named_through_the_module_s_own_star_import(project, env,
     assert nothing_ran(project)
 
 
+MIXED_IN = """\
+from fakelib import Base
+
+
+class Converting:  # mixed into a subclass of fakelib's Base, which reads `x`
+    def convert(self):
+        self.x = 1
+        self.y = 2
+
+
+class Spectrum(Converting, Base):
+    pass
+
+
+class Apart:  # shares no descendant with a subclass of Base
+    def convert(self):
+        self.x = 1
+"""
+
+
+def test_a_mixin_s_writes_read_by_the_library_base_of_a_class_it_is_mixed_into(project, env, capsys):
+    """A mixin's methods run on objects of the classes it is mixed into: what their library bases read through
+    `self`, they read of the mixin's writes too."""
+    (project / "pkg" / "mixed.py").write_text(MIXED_IN)
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg/mixed.py")
+    _, ours, _ = run_cli(capsys, "pkg/mixed.py")
+    assert [line.split(": SS101")[0] for line in theirs] == ["pkg/mixed.py:7:9", "pkg/mixed.py:16:9"]
+    assert [line.split(": SS101")[0] for line in ours] == ["pkg/mixed.py:6:9", "pkg/mixed.py:7:9", "pkg/mixed.py:16:9"]
+    assert nothing_ran(project)
+
+
 def test_an_installed_copy_of_the_package_itself_is_not_read(project, env, capsys):
     installed = env / "lib" / "python3.11" / "site-packages" / "pkg"
     installed.mkdir()

@@ -107,8 +107,9 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
     too weak a sign), or elsewhere in its hierarchy where nothing there assigns it; never a method, property,
     class or constant. In order:
     - one read on the class that nothing there assigns (the reader side of the drift: that read fails with
-      AttributeError), sharing half its words with the write's, where those classes assign every attribute by
-      name in the package (else a base from outside, a computed `setattr` or a `__getattr__` may supply it);
+      AttributeError, or silently gives a default), sharing half its words with the write's and no other
+      unread attribute's more, where those classes assign every attribute by name in the package (else a base
+      from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first, and never one the statements around the write assign too: the two
       are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`); for a short
@@ -119,7 +120,8 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
     own, same_class, unassigned = index.kept("ss101_hint_candidates", cls, lambda: hint_candidates(cls, index))
     if index.is_closed_hierarchy(cls):
         found = closest(write.name, unassigned & same_class, same_class, likeness=shares_half)
-        if found:
+        if found and closest(found, index.kept("ss101_unread", cls, lambda: unread_attributes(cls, index)),
+                             likeness=shares_half) in (write.name, None):
             return found
     if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
         return closest(write.name, unassigned, same_class)
@@ -137,6 +139,15 @@ def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], froz
     same_class = frozenset(display_name(n, cls) for n in index.names_read_on_class(cls))
     unassigned = frozenset(name for name in own if mangled(name, cls) not in assigned)
     return frozenset(own), same_class, unassigned
+
+
+def unread_attributes(cls: str, index: PackageIndex) -> frozenset[str]:
+    """The attributes assigned in `cls`'s hierarchy that no read reaches, as written there: of those alike a
+    read that fails, only the closest drifted from it (`background_fill_primary`, not `primary_50`, from
+    `background_primary`)."""
+    read = index.names_read_on(cls) | index.read_names
+    return frozenset(display_name(name, cls) for name in index.names_assigned_on(cls) - read
+                     if is_attribute_name(display_name(name, cls)) and name not in index.methods_of(cls))
 
 
 def drift_partner(write: Write, index: PackageIndex, path: str) -> str | None:
