@@ -21,7 +21,9 @@ mode: writes flagged (an SS101 at the renamed write), hints naming X (`did you m
 away from the renamed writes that changed. The exit status is 1 when a figure misses its threshold.
 
 Writes whose value is a call of a capitalised name are never chosen: a framework may register such an
-object (a `torch.nn.Module` submodule) under whatever name it is given, so renaming it kills nothing.
+object (a `torch.nn.Module` submodule) under whatever name it is given, so renaming it kills nothing. Nor
+are those of a task of the event loop (`asyncio.create_task(...)`): the attribute keeps the task running
+whatever its name.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from bench import package_folder  # noqa: E402
 from corpora import sdist  # noqa: E402
 
 from flake8_stale_state.package import python_files  # noqa: E402
-from flake8_stale_state.summary import summarize  # noqa: E402
+from flake8_stale_state.summary import is_task_made, summarize  # noqa: E402
 
 TREES = ("deepspeed==0.19.3", "prompt_toolkit==3.0.53", "jedi==0.20.1", "aiohttp==3.14.5")
 MODES = ("unread", "unrelated")
@@ -200,7 +202,8 @@ class Reader(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        if self.method_depth == 1 and node.value is not None and not constructed(node.value):
+        if self.method_depth == 1 and node.value is not None and not constructed(node.value) \
+                and not is_task_made(node.value):
             for target in targets:
                 self._candidate(target)
         self.generic_visit(node)
