@@ -49,7 +49,7 @@ from bench import package_folder  # noqa: E402
 from corpora import sdist  # noqa: E402
 
 from flake8_stale_state.package import python_files  # noqa: E402
-from flake8_stale_state.summary import is_task_made, summarize  # noqa: E402
+from flake8_stale_state.summary import called_name, is_task_made, summarize  # noqa: E402
 
 TREES = ("deepspeed==0.19.3", "prompt_toolkit==3.0.53", "jedi==0.20.1", "aiohttp==3.14.5")
 MODES = ("unread", "unrelated")
@@ -235,9 +235,7 @@ def constructed(value: ast.expr) -> bool:
     """A call of a capitalised name, e.g. `nn.Linear(...)`."""
     if not isinstance(value, ast.Call):
         return False
-    callee = value.func
-    name = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
-    return name[:1].isupper()
+    return (called_name(value.func) or "")[:1].isupper()
 
 
 def read_package(root: Path, folder: str) -> Package:

@@ -263,14 +263,16 @@ def keyed_access(node: ast.AST) -> tuple[str, ast.expr] | None:
     return None
 
 
+def called_name(func: ast.expr) -> str | None:
+    """The last name of what a call calls: `create_task` of `loop.create_task`, `f` of `f`; None for anything
+    else (`f()()`, `d["k"]()`)."""
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
 def is_task_made(value: ast.expr) -> bool:
     """`asyncio.create_task(...)`, `loop.create_task(...)`, `asyncio.ensure_future(...)`: a task the event loop
     holds only weakly, which the reference it is stored in keeps from being collected mid-run."""
-    if not isinstance(value, ast.Call):
-        return False
-    func = value.func
-    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return called in TASK_MAKERS
+    return isinstance(value, ast.Call) and called_name(value.func) in TASK_MAKERS
 
 
 def is_fresh(value: ast.expr | None) -> bool:
@@ -506,8 +508,7 @@ def passed_strings(tree: ast.Module, module_listed: Mapping[str, Iterable[str]],
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        func = node.func
-        callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        callee = called_name(node.func)
         if callee is None:
             continue
         positional = itertools.takewhile(lambda pair: not isinstance(pair[1], ast.Starred), enumerate(node.args))
