@@ -175,6 +175,15 @@ LAYOUT = {
     "ibis-framework": ("ibis", None), "pyautogui": ("pyautogui", "tests"), "streamlit": ("streamlit", "tests"),
     "gradio": ("gradio", "test"), "elasticsearch": ("elasticsearch", None), "nbconvert": ("nbconvert", "tests"),
     "httpie": ("httpie", "tests"), "prefect": ("src/prefect", None), "nbformat": ("nbformat", "tests"),
+    # the twenty-second corpus, frozen at b1a4a87, to measure the twenty-first's rules on packages they were not
+    # made from
+    "mlflow": ("mlflow", None), "numpyro": ("numpyro", "test"), "textdistance": ("textdistance", "tests"),
+    "xgboost": ("xgboost", None), "flax": ("flax", "tests"), "optax": ("optax", None),
+    "datasets": ("src/datasets", "tests"), "pdm": ("src/pdm", "tests"), "bandit": ("bandit", "tests"),
+    "poetry": ("src/poetry", "tests"), "twine": ("twine", "tests"), "pipx": ("src/pipx", None),
+    "hatch": ("src/hatch", "tests"), "loguru": ("loguru", None), "diskcache": ("diskcache", "tests"),
+    "jsonargparse": ("jsonargparse", None), "mistletoe": ("mistletoe", "test"), "treq": ("src/treq", None),
+    "glom": ("glom", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
