@@ -151,6 +151,10 @@ class PackageIndex:
             for alias, named in facts.name_aliases.items():  # `HtmlBase = HtmlCloth`: its subclasses are Cloth's
                 if short(named) in self.declared_bases and alias not in self.declared_bases:
                     bases.setdefault(alias, set()).add(short(named))
+            for alias, named in facts.imports.items():  # `from .base import Base as _Base`: the same class
+                if short(named) != alias and short(named) in self.declared_bases and alias not in self.declared_bases \
+                        and outside_name(alias, facts, self.libraries.finder) is None:
+                    bases.setdefault(alias, set()).add(short(named))
             for cls, made in facts.made_classes.items():  # `Node = NodeMeta("Node", (_Node,), {})`
                 maker = short(made.callee)
                 if maker == "type" or maker in self.metaclasses:
@@ -517,13 +521,21 @@ class PackageIndex:
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:
         """Every attribute the classes related to `cls` have is assigned by name in the package: every base is
-        the package's own (or `object`, `ABC`, ...), none assigns names its code does not spell
-        (`setattr(self, key, v)`) and none answers them in `__getattr__`."""
+        the package's own (or `object`, `ABC`, ...) and none derives from a library's class or stands in for one
+        (an optional import's), none assigns names its code does not spell (`setattr(self, key, v)`) and none
+        answers them in `__getattr__`."""
         known = self.package_classes
         related = self.related(cls)
         return (all(base in known or base in NEUTRAL_BASES for other in related
                     for base in self.class_bases.get(other, ()))
-                and not related & self.unnamed_attribute_classes)
+                and not related & self.unnamed_attribute_classes
+                and not related & self.outside_derived)
+
+    @cached_property
+    def outside_derived(self) -> set[str]:
+        """Classes deriving from a class outside the package beyond the neutral ones, a class standing in for an
+        optional import of its name among them (`except ImportError: class ModelBase: ...`)."""
+        return {cls for cls, base in self.outside_bases if short(base) not in NEUTRAL_BASES}
 
     @cached_property
     def unnamed_attribute_classes(self) -> set[str]:

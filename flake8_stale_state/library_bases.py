@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flake8_stale_state.environment import Environment, running_environment
-from flake8_stale_state.facts import FileFacts, qualified_name
+from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, qualified_name
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
@@ -180,9 +180,11 @@ class ModuleFinder:
 
 def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[str, str]]:
     """(class, base) for each base of the file's classes named through an import and defined outside the
-    package: `logging.StreamHandler`."""
+    package: `logging.StreamHandler`. A class standing in for an optional import of its name (`try: from
+    sklearn.base import BaseEstimator as ModelBase`, `except ImportError: class ModelBase: ...`) is the
+    imported class where that is installed: the import is its base."""
     for cls, info in facts.classes.items():
-        for base in info.bases:
+        for base in (*info.bases, cls) if cls in facts.imports else info.bases:
             qualified = outside_name(base, facts, finder)
             if qualified:
                 yield cls, qualified
@@ -250,8 +252,9 @@ class LibraryClasses:
         """What the class and its bases do with every attribute at once: "registers" where one defines
         `__setattr__` (as `torch.nn.Module` does, registering submodules and parameters), "reads_all" where one
         compares, hashes, serialises or returns `self.__dict__`, "reads_public" where one does so with the names
-        not beginning with `_` (the package's own classes' rules); "opaque" where one has no source to read (not
-        installed, or compiled: a .NET class reached through pythonnet)."""
+        not beginning with `_` (the package's own classes' rules); "reads_parameters" where one looks up the
+        parameters of the object's `__init__` by name (scikit-learn's `get_params`); "opaque" where one has no
+        source to read (not installed, or compiled: a .NET class reached through pythonnet)."""
         return self._class_facts(qualified)[1]
 
     def class_methods(self, qualified: str) -> frozenset[str]:
@@ -291,6 +294,8 @@ class LibraryClasses:
                 methods.update(info.methods)
                 traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
                                                        ("reads_public", info.reads_public)) if has)
+                if INIT_PARAMETERS_MARK in facts.patterns.get(name, ()):
+                    traits.add("reads_parameters")
                 found = [qualified_name(base, facts.imports, package, fallback)
                          or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:

@@ -361,6 +361,13 @@ def name_patterns(node: ast.expr) -> list[str] | None:
 # placeholder patterns of names known only at the module's end: glob patterns no attribute name matches, whose
 # "." begins no class name (no `attribute_marker` shares them); LISTED_MARK's are the index's too (facts.py)
 PARAMETER_MARK = "\0.parameter\0"
+RETURNED_MARK = "\0.returned\0"
+SIGNATURE_CALLS = ("inspect.signature", "signature")
+
+
+def returned_marker(method: str) -> str:
+    """The names a loop over what `self.method()` returns takes, until every method of the module is seen."""
+    return f"{RETURNED_MARK}{method}*"
 
 
 def listed_marker(name: str) -> str:
@@ -542,6 +549,7 @@ class FunctionLocals:
     strings: dict[str, set[str]] = field(default_factory=dict)  # local name -> the constant strings bound to it
     code: list[str] = field(default_factory=list)  # its string constants that may be code (they hold a `.`)
     evaluates: bool = False  # it calls `eval`, `exec` or `compile`: its strings may be the code they run
+    signs: bool = False  # it calls `inspect.signature`
     parameters: frozenset[str] = frozenset()  # but the receiver: names its callers give it
     name: str = ""
     passed: tuple[str, ...] = ()  # the positional parameters in the order callers pass them (no receiver)
@@ -773,12 +781,22 @@ def is_constructor_signature(node: ast.expr) -> bool:
     """`inspect.signature(obj.__init__)` (or of `type(obj)`, `obj.__class__`, `cls`): its parameters are the
     names an object was made with, which code reading them back looks up on it."""
     if not (isinstance(node, ast.Call) and len(node.args) == 1
-            and dotted_name(node.func) in ("inspect.signature", "signature")):
+            and dotted_name(node.func) in SIGNATURE_CALLS):
         return False
     made = node.args[0]
     return (isinstance(made, ast.Attribute) and made.attr in ("__init__", "__class__")
             or isinstance(made, ast.Call) and dotted_name(made.func) == "type"
             or isinstance(made, ast.Name) and made.id == "cls")
+
+
+def returns_parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Returns the names of a constructor's parameters, as scikit-learn's `_get_param_names` does: it takes
+    `inspect.signature` of an `__init__` and returns `[p.name for p in parameters]` (sorted, or as it is)."""
+    nodes = list(ast.walk(function))
+    return (any(isinstance(node, ast.Attribute) and node.attr == "__init__" for node in nodes)
+            and any(isinstance(node, ast.Return) and node.value is not None and any(
+                isinstance(part, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) and isinstance(part.elt, ast.Attribute)
+                and part.elt.attr == "name" for part in ast.walk(node.value)) for node in nodes))
 
 
 def parameters_of(node: ast.expr) -> ast.expr | None:
@@ -1323,6 +1341,7 @@ class Summarizer(ast.NodeVisitor):
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
         self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
         self.passed: tuple[Passed, Passed] | None = None  # `passed_strings` of the module, once asked for
+        self.parameter_name_methods: set[str] = set()  # methods returning their class's constructor parameters
         self.fed: set[int] = set()  # id() of `self.X` reads that only feed `self.X` itself
         self.whole_handled: set[int] = set()  # id() of `self.__dict__` uses already judged by their parent
         self.debug_depth = 0  # inside a debug representation: print(...), a log call, an f-string
@@ -1805,6 +1824,9 @@ class Summarizer(ast.NodeVisitor):
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
             if strings is None:
                 strings = self._parameter_markers(iterable.id, each=True)  # `for key in attributes:`
+        elif strings is None and isinstance(iterable, ast.Call) and not iterable.args \
+                and (method := self._self_attribute(iterable.func)) is not None:
+            strings = [returned_marker(method.attr)]  # `for key in self._get_param_names():`
         elif strings is None and self._self_attribute(iterable) is not None:
             # `self.MAP`, bound in the class body or in another class's of the module (a subclass's)
             strings = [listed_marker(iterable.attr)]
@@ -2130,8 +2152,11 @@ class Summarizer(ast.NodeVisitor):
     def resolve_module_names(self, tree: ast.Module) -> None:
         """At the module's end: a parameter naming attributes takes what the module's calls pass it; a loop
         over `self.NAME` takes the strings any class body of the module binds to NAME (a base's loop over what
-        each subclass lists), and stays a placeholder for the index to find those of the other modules."""
+        each subclass lists), and stays a placeholder for the index to find those of the other modules; a loop
+        over `self.m()` takes the constructor's parameters where `m` returns their names."""
         self._resolve_placeholders(PARAMETER_MARK, lambda key: self._passed_to(tree, key))
+        self._resolve_placeholders(RETURNED_MARK, lambda method: [INIT_PARAMETERS_MARK]
+                                   if method in self.parameter_name_methods else [])
         self._resolve_placeholders(LISTED_MARK, lambda name: [*sorted(self.bodies_listed.get(name, ())),
                                                               listed_marker(name)])
 
@@ -2249,6 +2274,8 @@ class Summarizer(ast.NodeVisitor):
             self.kept[-1].takes_ids = True  # a key, not a label in formatted text (`"%i" % id(p)`)
         if callee in EVALUATORS and node.args:
             (self.functions[-1] if self.functions else self.module_code).evaluates = True
+        if callee in SIGNATURE_CALLS and self.functions:
+            self.functions[-1].signs = True
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
             if self.class_lists and self.scope.method not in CONSTRUCTORS and self._is_receiver(func.value):
@@ -2491,6 +2518,8 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
         self.restored_state = restored
         self.functions.pop()
+        if local.signs and method is not None and returns_parameter_names(node):
+            self.parameter_name_methods.add(node.name)
         self._resolve(local)
         self._hand_over(local)
         self._read_evaluated(local)

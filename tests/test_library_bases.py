@@ -613,3 +613,67 @@ def test_a_library_descriptor_bound_in_the_class_body_takes_the_writes(project, 
     assert [line.split("'")[1] for line in ours] == ["selections", "plan", "label", "size", "other"]
     assert "fakelib" not in err
     assert nothing_ran(project)
+
+
+ESTIMATOR_BASE = """\
+import inspect
+
+
+class BaseEstimator:
+    @classmethod
+    def _get_param_names(cls):
+        init = getattr(cls.__init__, "deprecated_original", cls.__init__)
+        parameters = [p for p in inspect.signature(init).parameters.values() if p.name != "self"]
+        return sorted([p.name for p in parameters])
+
+    def get_params(self):
+        return {key: getattr(self, key) for key in self._get_param_names()}
+
+
+class Described:
+    def describe(self):  # a signature's names, but not looked up on the object
+        return [p.name for p in inspect.signature(self.__init__).parameters.values()]
+"""
+ESTIMATORS = """\
+from fakelib.estimator import BaseEstimator, Described
+from pkg.compat import ModelBase
+
+
+class Model(BaseEstimator):
+    def __init__(self, depth=3, rate=0.1):
+        self.depth = depth  # get_params looks the constructor's parameters up by name
+        self.rate = rate
+        self.fitted = None  # no parameter of the constructor: unread
+
+
+class Optional(ModelBase):
+    def __init__(self, depth=3):
+        self.depth = depth  # ModelBase is scikit-learn's where that is installed
+
+
+class Shown(Described):
+    def __init__(self, depth=3):
+        self.depth = depth  # its base lists the names, and reads none of them
+"""
+OPTIONAL_IMPORT = """\
+try:
+    from fakelib.estimator import BaseEstimator as ModelBase
+except ImportError:
+    class ModelBase:
+        \"\"\"Stands in when the library is missing.\"\"\"
+"""
+
+
+def test_a_library_base_looking_up_the_constructor_parameters_through_a_method_of_its_own(project, env, capsys):
+    """scikit-learn's convention: an estimator stores each `__init__` parameter under its own name, and
+    `BaseEstimator.get_params` looks up the names `_get_param_names` returns. The base may be named through a
+    class standing in for an optional import."""
+    (env / "lib" / "python3.11" / "site-packages" / "fakelib" / "estimator.py").write_text(ESTIMATOR_BASE)
+    (project / "pkg" / "compat.py").write_text(OPTIONAL_IMPORT)
+    (project / "pkg" / "models.py").write_text(ESTIMATORS)
+    _, theirs, _ = run_cli(capsys, "--python", str(env), "pkg/models.py")
+    _, ours, _ = run_cli(capsys, "pkg/models.py")
+    assert [line.split(": SS101")[0] for line in theirs] == ["pkg/models.py:9:9", "pkg/models.py:19:9"]
+    assert [line.split(": SS101")[0] for line in ours] == [
+        "pkg/models.py:7:9", "pkg/models.py:8:9", "pkg/models.py:9:9", "pkg/models.py:14:9", "pkg/models.py:19:9"]
+    assert nothing_ran(project)

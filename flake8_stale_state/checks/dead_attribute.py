@@ -54,7 +54,8 @@ def is_read_by_name(write: Write, index: PackageIndex) -> bool:
                    for prefix in index.alias_prefixes(cls)):
         return True  # `obj._sa_x`, where the class's `__getattribute__` looks up `x` for `_sa_x`
     patterns = index.patterns_read_on(cls)
-    if cls and INIT_PARAMETERS_MARK in patterns and write.name in index.init_parameters_on(cls):
+    if cls and (INIT_PARAMETERS_MARK in patterns or "reads_parameters" in index.traits_of(cls)) \
+            and write.name in index.init_parameters_on(cls):
         return True  # `getattr(obj, name)` of each name of `inspect.signature(obj.__init__).parameters`
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
