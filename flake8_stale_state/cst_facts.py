@@ -256,7 +256,7 @@ class AttributeCollector(Collector):
                     isinstance(value.func.value, cst.Call):  # `traitlets.Dict().tag(sync=True)`: as summary's
                 value = value.func.value
             callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
-            self.builder.class_binding(names, listed_strings(value), callee)
+            self.builder.class_binding(names, listed_strings(value), callee, annotated=value is None)
             if isinstance(value, (cst.Name, cst.Attribute)):
                 self.builder.module_binding(names, dotted_name(value))
 

@@ -68,6 +68,9 @@ class ClassInfo(NamedTuple):
     # the parameters of its `__init__`: the names code reading back what an object was made with looks up
     # (`for name in inspect.signature(obj.__init__).parameters: getattr(obj, name)`)
     init_parameters: list[str] | tuple[str, ...] = ()  # a list while the module is read
+    # names a bare annotation in the class body declares (`base_dist: Distribution`), for type checkers: a field
+    # where a framework makes fields of annotations (a dataclass's), else assigned by nothing
+    annotated: tuple[str, ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -543,10 +546,10 @@ class FactsBuilder:
                     self.facts.name_aliases.setdefault(target, value)
 
     def class_binding(self, targets: list[str], listed: list[str], callee: str | None = None,
-                      declared: Collection[str] = ()) -> None:
+                      declared: Collection[str] = (), annotated: bool = False) -> None:
         """Names bound in a class body; `listed`: the strings of the value, for `__slots__` and `__match_args__`;
         `callee`: the dotted name called where the value is a call; `declared`: the names the value's calls are
-        given as strings."""
+        given as strings; `annotated`: a bare annotation, with no value."""
         if not self.class_stack or not self.scope.in_class_body:
             return
         cls = self._current_class()
@@ -557,6 +560,9 @@ class FactsBuilder:
             self.facts.classes[self.class_stack[-1]] = cls._replace(declared=(*cls.declared, *declared))
         if callee:
             cls.body_calls.update(dict.fromkeys(targets, callee))
+        if annotated:
+            current = self.facts.classes[self.class_stack[-1]]
+            self.facts.classes[self.class_stack[-1]] = current._replace(annotated=(*current.annotated, *targets))
         if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`
             self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):

@@ -10,6 +10,7 @@ import gc
 import importlib
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -501,9 +502,18 @@ class PackageIndex:
                     if write.block:
                         blocks.setdefault((facts.path, write.block), []).append(write)
             for cls, info in facts.classes.items():
-                assigned.setdefault(cls, set()).update(info.body_names, info.methods)
+                assigned.setdefault(cls, set()).update(self._bound_in_body(cls, info), info.methods)
                 methods.setdefault(cls, set()).update(info.methods)
         return assigned, methods, blocks
+
+    def _bound_in_body(self, cls: str, info: ClassInfo) -> Collection[str]:
+        """The names a class body binds, but those only a bare annotation declares (`base_dist: Distribution`)
+        where nothing can make them fields: the hierarchy is the package's own, with no framework making fields
+        of annotations (a dataclass) and no protocol that other classes fill in."""
+        if not info.annotated or "framework" in self.traits_of(cls) or not self.is_closed_hierarchy(cls) \
+                or self.related(cls) & self.protocols:
+            return info.body_names
+        return list((Counter(info.body_names) - Counter(info.annotated)).elements())
 
     def names_assigned_beside(self, path: str, write: Write) -> set[str]:
         """The names assigned through the receiver in the statements around the write, in its own list of

@@ -2058,7 +2058,8 @@ class Summarizer(ast.NodeVisitor):
     def _class_binding(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         names = [t.id for t in targets if isinstance(t, ast.Name)]
         if names:
-            self.builder.class_binding(names, listed_strings(value), chain_callee(value), declared_names(value))
+            self.builder.class_binding(names, listed_strings(value), chain_callee(value), declared_names(value),
+                                       annotated=value is None)
             if isinstance(value, (ast.Name, ast.Attribute)):
                 self.builder.module_binding(names, dotted_name(value))
                 # `__setattr__ = dict.__setitem__`: every attribute an item of the mapping the object is
