@@ -184,6 +184,11 @@ LAYOUT = {
     "hatch": ("src/hatch", "tests"), "loguru": ("loguru", None), "diskcache": ("diskcache", "tests"),
     "jsonargparse": ("jsonargparse", None), "mistletoe": ("mistletoe", "test"), "treq": ("src/treq", None),
     "glom": ("glom", None),
+    # the twenty-third corpus
+    "openai": ("src/openai", "tests"), "anthropic": ("src/anthropic", "tests"), "pandera": ("pandera", "tests"),
+    "graphene": ("graphene", None), "ariadne": ("ariadne", None), "cohere": ("src/cohere", None),
+    "dspy": ("dspy", "tests"), "llama-index-core": ("llama_index/core", None),
+    "smolagents": ("src/smolagents", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -201,6 +206,10 @@ SAMPLED = {
     "slack_sdk": "40 of 281 findings (none hinted)",
     # random.seed(20261205)
     "pyTelegramBotAPI": "40 of 80 findings (none hinted)",
+    # the twenty-third corpus: every finding new since 4c2e2bb, and one random.seed(20261204) sample of 25 of
+    # those it had, drawn openai first
+    "openai": "the 45 findings new since 4c2e2bb and 25 of its 299 others (none hinted)",
+    "anthropic": "the 64 findings new since 4c2e2bb and 25 of its 339 others (none hinted)",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
