@@ -320,7 +320,9 @@ class AttributeCollector(Collector):
             and value.attr.value != "__dict__")
         given = [arg.value.value for arg in value.args
                  if isinstance(arg.value, cst.Name) and not arg.star] if made else []
-        self.builder.store(name, 0, 0, owner, made, True, function, given=given)  # placed once the traversal is done
+        empty = isinstance(value, cst.Name) and value.value == "None"
+        # placed once the traversal is done
+        self.builder.store(name, 0, 0, owner, made, True, function, given=given, empty=empty)
         self.stored.append(node)
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -33,6 +33,7 @@ class Write(NamedTuple):
     function: bool = False  # the value is a function: a lambda, or an attribute of the receiver (a bound method)
     block: int = 0  # the list of statements the write stands in (`summary.block_key`); 0 where not known
     of_receiver: bool = False  # the value is a call given the receiver itself: `self.cat = CatClient(self)`
+    empty: bool = False  # the value is `None`: no object, whatever class the attribute's other values are of
 
 
 class ClassInfo(NamedTuple):
@@ -293,10 +294,22 @@ def is_with_metaclass(callee: str | None) -> bool:
     return bool(callee) and callee.rpartition(".")[2] == "with_metaclass"
 
 
+# the index's key of a class defined in several modules of a package under one name: the name, this, and the
+# module's path (`BatchNorm@flax/nnx/nn/normalization`); no dot, as the index takes a dotted name's last part
+CLASS_KEY_SEPARATOR = "@"
+
+
+def class_name(cls: str) -> str:
+    """A class's name as its `class` statement spells it, from its key in the index."""
+    return cls.partition(CLASS_KEY_SEPARATOR)[0]
+
+
 def mangled(name: str, cls: str | None) -> str:
     """`__token` as Python stores it when written or read inside class `_Mangled`: `_Mangled__token`."""
-    if cls and name.startswith("__") and not name.endswith("__") and cls.strip("_"):
-        return f"_{cls.lstrip('_')}{name}"
+    if cls and name.startswith("__") and not name.endswith("__"):
+        spelt = class_name(cls).lstrip("_")
+        if spelt:
+            return f"_{spelt}{name}"
     return name
 
 
@@ -320,15 +333,17 @@ class FactsBuilder:
         self.entries: dict[int, set[Any]] = {}  # id() of a list `append_new` extends -> its entries, to look up
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
-              shared: bool, function: bool = False, block: int = 0, given: Collection[str] = ()) -> None:
+              shared: bool, function: bool = False, block: int = 0, given: Collection[str] = (),
+              empty: bool = False) -> None:
         """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
         may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver; `block`,
-        the statement list it stands in; `given`, the names the call making the value is given."""
+        the statement list it stands in; `given`, the names the call making the value is given; `empty`, the
+        value is `None`."""
         receiver = self.scope.receiver
         on_receiver = receiver is not None and owner == receiver
         self.facts.writes.append(
             Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "", on_receiver, constructor,
-                  shared, function, block, on_receiver and constructor is not None and receiver in given)
+                  shared, function, block, on_receiver and constructor is not None and receiver in given, empty)
         )
 
     def read(self, name: str, on: str | None, as_written: bool = True) -> None:

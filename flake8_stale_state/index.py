@@ -23,6 +23,7 @@ from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import (
     LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write, mangled,
 )
+from flake8_stale_state.homonyms import References, homonym_keys
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, outside_name, qualified_bases
 
@@ -131,10 +132,43 @@ class PackageIndex:
         return replace(self, files={k: v for k, v in self.files.items() if k != path})
 
     @cached_property
+    def keyed_files(self) -> dict[str, FileFacts]:
+        """The facts of every file with each class named by its key: its name, but for a class whose name
+        another module's class has too (`homonyms.py`). The tables below are made of these."""
+        if not self._homonyms:
+            return self.files
+        return {path: references.keyed_facts() if references.touches() else facts
+                for path, facts in self.files.items() for references in [self.references(path)]}
+
+    @cached_property
+    def _homonyms(self) -> dict[str, dict[str, str]]:
+        return homonym_keys(self.files, str(self.root.parent))
+
+    @cached_property
+    def _module_paths(self) -> dict[str, str]:
+        return {module: facts.path for module, (facts, _) in self.libraries.finder.modules.items()}
+
+    def own_key(self, path: str, cls: str) -> str:
+        """The key of a class the file defines."""
+        keys = self._homonyms.get(cls)
+        return keys.get(path, cls) if keys else cls
+
+    @per_argument
+    def references(self, path: str) -> References:
+        """What the names a file of the package uses refer to, by the keys of the tables."""
+        return References(self.files[path], self._homonyms, self.libraries.finder, self._module_paths)
+
+    def keyed_write(self, path: str, write: Write) -> Write:
+        """A write of a file of the package with its class named by its key, for the tables."""
+        if not self._homonyms or path not in self.files:
+            return write
+        return self.references(path).keyed_write(write)
+
+    @cached_property
     def declared_bases(self) -> dict[str, set[str]]:
         """Class name -> the short names of the bases its `class` statement lists."""
         bases: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, info in facts.classes.items():
                 bases.setdefault(cls, set()).update(short(b) for b in info.bases)
         return bases
@@ -144,7 +178,7 @@ class PackageIndex:
         """Class name -> the short names of its bases, and of its metaclass where that is the package's own: what
         the metaclass sets on the class (`cls._latest = obj` in its `__call__`) the class's code reads."""
         bases = {cls: set(names) for cls, names in self.declared_bases.items()}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, info in facts.classes.items():
                 metaclass = short(info.metaclass) if info.metaclass else None
                 if metaclass in bases and metaclass != cls:
@@ -196,9 +230,9 @@ class PackageIndex:
         along bases within the package."""
         configured = {short(name) for name in self.framework_bases}
         traits: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for path, facts in self.files.items():  # bases by the names they are spelt with
             for cls, info in facts.classes.items():
-                own = traits.setdefault(cls, set())
+                own = traits.setdefault(self.own_key(path, cls), set())
                 if {short(d) for d in info.decorators} & FRAMEWORK_DECORATORS:
                     own.add("framework")
                 if {short(b) for b in info.bases} & FRAMEWORK_BASES:
@@ -221,7 +255,8 @@ class PackageIndex:
     def outside_bases(self) -> list[tuple[str, str]]:
         """(class, base) for each base of the package's classes defined outside it (`qualified_bases`): found
         once, for the traits, the reads and the methods those bases give."""
-        return [pair for facts in self.files.values() for pair in qualified_bases(facts, self.libraries.finder)]
+        return [(self.own_key(path, cls), base) for path, facts in self.files.items()
+                for cls, base in qualified_bases(facts, self.libraries.finder)]
 
     def traits_of(self, cls: str | None) -> set[str]:
         return self.traits.get(cls, set()) if cls else set()
@@ -234,7 +269,7 @@ class PackageIndex:
         a metaclass: its `cls.__dict__` is the namespace of a class it makes, not an instance's attributes."""
         every: set[str] = set()
         public: set[str] = set()
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, info in facts.classes.items():
                 if cls not in self.metaclasses:
                     if info.reads_all:
@@ -245,10 +280,10 @@ class PackageIndex:
         every.update(cls for cls, names in self._reads[1].items()
                      if WHOLE_MARK in names and cls not in self.metaclasses)
         # or of the objects handed to a function that walks its parameter's: `sstruct.pack(fmt, self)`
-        walking = {(function, position) for facts in self.files.values()
+        walking = {(function, position) for facts in self.keyed_files.values()
                    for function, positions in facts.whole_parameters.items() for position in positions}
         if walking:
-            every.update(cls for facts in self.files.values() for cls, info in facts.classes.items()
+            every.update(cls for facts in self.keyed_files.values() for cls, info in facts.classes.items()
                          if cls not in self.metaclasses and any(tuple(lent) in walking for lent in info.lends_receiver))
         return every, public
 
@@ -281,7 +316,7 @@ class PackageIndex:
         borrowing: list[tuple[str, str]] = []  # (class, another whose methods it runs on its own objects)
         looping: list[tuple[str, str]] = []  # (class, NAME): `getattr(self, name)` for each name in `self.NAME`
         forwarding: list[tuple[str, str]] = []  # (class, A): `getattr(self.A, name)` in its `__getattr__`
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
                 (by_class.setdefault(cls, set()) if self._is_known_class(cls) else anywhere).update(names)
@@ -313,7 +348,7 @@ class PackageIndex:
                         borrowing.append((cls, other))
                 forwarding.extend((cls, attribute) for attribute in info.forwards_to)
         if looping:  # a base's loop over the names each subclass lists in its body, in any module
-            listed = {(cls, name): strings for facts in self.files.values()
+            listed = {(cls, name): strings for facts in self.keyed_files.values()
                       for cls, lists in facts.body_lists.items() for name, strings in lists.items()}
             for cls, name in looping:
                 by_class.setdefault(cls, set()).update(
@@ -330,8 +365,8 @@ class PackageIndex:
     @cached_property
     def _static_methods(self) -> dict[str, set[str]]:
         """Class name -> its static methods, and those of its bases in the package."""
-        own = {cls: set(info.static_methods) for facts in self.files.values() for cls, info in facts.classes.items()
-               if info.static_methods}
+        own = {cls: set(info.static_methods) for facts in self.keyed_files.values()
+               for cls, info in facts.classes.items() if info.static_methods}
         return inherited_along(own, self.class_bases, self.class_children)
 
     def static_methods_of(self, cls: str) -> set[str]:
@@ -349,25 +384,30 @@ class PackageIndex:
         return self._defining({"__get__", "__set__"})
 
     def _defining(self, wanted: set[str]) -> set[str]:
-        own = {cls: wanted & set(info.methods) for facts in self.files.values() for cls, info in facts.classes.items()}
+        own = {cls: wanted & set(info.methods) for facts in self.keyed_files.values()
+               for cls, info in facts.classes.items()}
         return {cls for cls, methods in inherited_along(own, self.class_bases, self.class_children).items() if methods}
 
     @cached_property
     def _constructed(self) -> tuple[dict[tuple[str, str], set[str] | None], set[str]]:
         """(class, attribute) -> the classes its writes through self make objects of, None where some write
-        assigns anything else; and the attributes assigned on other objects than self (`obj.a = ...`)."""
+        assigns anything else but `None`; and the attributes assigned on other objects than self (`obj.a =
+        ...`)."""
         made: dict[tuple[str, str], set[str] | None] = {}
         elsewhere: set[str] = set()
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for write in facts.writes:
                 if not write.on_receiver or not write.cls:
                     elsewhere.add(mangled(write.name, write.cls))
                     continue
                 key = (write.cls, mangled(write.name, write.cls))
+                if write.empty:
+                    continue  # `None` is no object whose attributes are read
                 if write.constructor is None:
                     made[key] = None
-                elif made.get(key, set()) is not None:
-                    made.setdefault(key, set()).add(write.constructor)
+                elif made.get(key, set()) is not None:  # a name left as it is may be any class of that name
+                    made.setdefault(key, set()).update(self._homonyms.get(write.constructor, {}).values()
+                                                       or [write.constructor])
         return made, elsewhere
 
     def classes_assigned(self, cls: str, attribute: str) -> set[str] | None:
@@ -396,7 +436,7 @@ class PackageIndex:
         """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
         none: `def engine(self) -> Engine`, `@property def conn(self) -> Connection`."""
         returns: dict[tuple[str, str], set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, methods in facts.returns.items():
                 for key, classes in methods.items():
                     known = returns.get((cls, key))
@@ -429,7 +469,7 @@ class PackageIndex:
     def _shared(self) -> dict[str, set[str]]:
         """Class -> the attributes some write of which through self may assign an object held elsewhere too."""
         shared: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for write in facts.writes:
                 if write.shared and write.on_receiver and write.cls:
                     shared.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
@@ -444,7 +484,7 @@ class PackageIndex:
     def _by_class(self, names_of: Callable[[ClassInfo], Collection[str]]) -> dict[str, set[str]]:
         """Class name -> the names `names_of` gives of its facts, over every module defining a class of it."""
         by_class: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, info in facts.classes.items():
                 if names := names_of(info):
                     by_class.setdefault(cls, set()).update(names)
@@ -471,7 +511,7 @@ class PackageIndex:
     @cached_property
     def _aliases(self) -> dict[str, set[str]]:
         aliases: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, prefixes in facts.aliases.items():
                 aliases.setdefault(cls, set()).update(prefixes)
         return aliases
@@ -495,7 +535,7 @@ class PackageIndex:
         assigned: dict[str, set[str]] = {}
         methods: dict[str, set[str]] = {}
         blocks: dict[tuple[str, int], list[Write]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for write in facts.writes:
                 if write.cls and write.on_receiver:
                     assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
@@ -551,7 +591,7 @@ class PackageIndex:
     def unnamed_attribute_classes(self) -> set[str]:
         """Classes with attributes their code never names: assigned by computed names, or answered by a lookup
         hook (`__getattr__`)."""
-        return {cls for facts in self.files.values() for cls, info in facts.classes.items()
+        return {cls for facts in self.keyed_files.values() for cls, info in facts.classes.items()
                 if info.assigns_unnamed or not LOOKUP_METHODS.isdisjoint(info.methods)}
 
     @per_argument
@@ -590,7 +630,7 @@ class PackageIndex:
         reference: the attribute is the reference."""
         finder = self.libraries.finder
         held: dict[str, set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             package = finder.packages.get(facts.path, "")
             for cls, info in facts.classes.items():
                 for attribute, imported, method in info.hands_to:
@@ -604,7 +644,7 @@ class PackageIndex:
         """Name -> (class, library class) where a class body binds the name to a call of a class from outside
         the package: `_selections = traitlets.Dict().tag(sync=True)`."""
         bound: dict[str, list[tuple[str, str]]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for cls, info in facts.classes.items():
                 for name, callee in info.body_calls.items():
                     if short(callee) not in self.class_bases:
@@ -627,7 +667,7 @@ class PackageIndex:
         code holding the object reads one of them (on an object of any class) or it is documented. Users reach
         the views' methods through those attributes only: they are the class's interface, alike."""
         blocks: dict[tuple[str, str, int], set[str]] = {}
-        for facts in self.files.values():
+        for facts in self.keyed_files.values():
             for write in facts.writes:
                 if write.of_receiver and write.cls and write.block and write.constructor in self.class_bases:
                     blocks.setdefault((facts.path, write.cls, write.block), set()).add(write.name)

@@ -15,6 +15,7 @@ import sysconfig
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from flake8_stale_state.environment import Environment, running_environment
 from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, qualified_name
@@ -67,6 +68,13 @@ class MissingBase:
         return f"base class {self.base} not found in {self.environment}; attributes it reads count as unread"
 
 
+class PackageClass(NamedTuple):
+    """A class of the package, where it is defined."""
+
+    module: str  # "pkg.layers"
+    name: str  # "BatchNorm"
+
+
 class ModuleFinder:
     """Module name -> source: in the environment's standard library (else in that of the Python running the
     check), then in its libraries. The package's own modules (`own`, by top-level name) are not looked up:
@@ -84,7 +92,20 @@ class ModuleFinder:
     def outside(self, qualified: str) -> str | None:
         """A base as the library that defines it names it: one the package names through a module of its own
         (`from ._compat import xmlrpclib`, then `xmlrpclib.Transport`) is followed through that module's
-        imports. None for a class of the package (the index relates those by name), or one not to be told."""
+        imports. None for a class of the package, or one not to be told."""
+        found = self._follow(qualified)
+        return found if isinstance(found, str) else None
+
+    def package_class(self, qualified: str) -> PackageClass | None:
+        """The module of the package defining the class `qualified` names (`pkg.layers.BatchNorm`, or a
+        re-export of it, `pkg.BatchNorm`), and its name there; None for a class outside the package, or one not
+        to be told."""
+        found = self._follow(qualified)
+        return found if isinstance(found, PackageClass) else None
+
+    def _follow(self, qualified: str) -> str | PackageClass | None:
+        """`qualified` followed through the package's modules' imports to the module defining it: a name
+        outside the package, or a class of the package's own."""
         for _ in range(MAX_CLASSES):
             parts = qualified.split(".")
             if parts[0] not in self.own:
@@ -97,7 +118,7 @@ class ModuleFinder:
             rest = qualified[len(module) + 1:]
             head = rest.split(".")[0]
             if head in facts.classes:
-                return None
+                return PackageClass(module, head) if rest == head else None
             if head in facts.name_aliases:  # `Transport = xmlrpclib.Transport`
                 rest = facts.name_aliases[head] + rest[len(head):]
             found = qualified_name(rest, facts.imports, package, self.fallback_of(facts))

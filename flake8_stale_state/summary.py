@@ -1978,12 +1978,16 @@ class Summarizer(ast.NodeVisitor):
 
     def _parameter_dict(self, node: ast.expr) -> int | None:
         """`obj.__dict__` or `vars(obj)` for a positional parameter `obj` of the named function around (not a
-        special method's: Python calls those), or a local name bound to one: the parameter's position."""
+        special method's: Python calls those), a local name bound to one, or a conditional expression one of
+        whose values is one: the parameter's position."""
         local = self.functions[-1] if self.functions else None
         if local is None:
             return None
         if isinstance(node, ast.Name):
             return local.dicts.get(node.id) if local.dicts else None  # bound only where the rest holds
+        if isinstance(node, ast.IfExp):  # `obj if isinstance(obj, dict) else vars(obj)`: where that branch runs
+            body = self._parameter_dict(node.body)
+            return body if body is not None else self._parameter_dict(node.orelse)
         if isinstance(node, ast.Attribute) and node.attr == "__dict__":
             owner = node.value
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars"
@@ -2128,8 +2132,9 @@ class Summarizer(ast.NodeVisitor):
             given = [argument.id for argument in (*value.args, *(keyword.value for keyword in value.keywords))
                      if isinstance(argument, ast.Name)] if made else []
             shared = not is_fresh(value) or id(node) in self.chained
+            empty = isinstance(value, ast.Constant) and value.value is None
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, shared, function,
-                               self.block, given)
+                               self.block, given, empty)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:

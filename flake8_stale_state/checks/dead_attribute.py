@@ -25,7 +25,7 @@ import fnmatch
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, Write, mangled, unmangled
+from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, Write, class_name, mangled, unmangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
 from flake8_stale_state.hint import closest, is_short, shares_half
@@ -160,7 +160,7 @@ def drift_partner(write: Write, index: PackageIndex, path: str) -> str | None:
 
 def display_name(name: str, cls: str) -> str:
     """A private name as written in its class: `_Engine__token` -> `__token`."""
-    prefix = f"_{cls.lstrip('_')}__"
+    prefix = f"_{class_name(cls).lstrip('_')}__"
     return name[len(prefix) - 2:] if name.startswith(prefix) else name
 
 
@@ -178,9 +178,11 @@ def is_attribute_name(name: str) -> bool:
 
 
 def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Write]:
+    """The file's writes no read reaches, each with its class named by its key in the index."""
     for write in facts.writes:
         if not write.on_receiver or write.name.startswith("__") and write.name.endswith("__"):
             continue
+        write = index.keyed_write(facts.path, write)
         if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
             continue
         if not is_taken_whole(write, index) or drift_partner(write, index, facts.path) is not None:
@@ -197,7 +199,7 @@ def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
-        context = ".".join(part for part in (write.cls, write.method) if part)
+        context = ".".join(part for part in (write.cls and class_name(write.cls), write.method) if part)
         yield Finding(facts.path, write.line, write.col, CODE, message, write.name, context, suggestion=hint or "")
 
 
