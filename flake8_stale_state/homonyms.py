@@ -16,10 +16,11 @@ import os
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from dataclasses import replace
+from functools import cached_property
 from typing import TypeVar
 
 from flake8_stale_state.facts import CLASS_KEY_SEPARATOR, ClassInfo, FileFacts, MadeClass, Write, qualified_name
-from flake8_stale_state.library_bases import ModuleFinder, star_modules
+from flake8_stale_state.library_bases import ModuleFinder, absolute_module, star_modules
 
 V = TypeVar("V")
 
@@ -87,12 +88,20 @@ class References:
         if own is not None and name == spelt and not shortened:
             return (own,)  # defined in the file: a class statement binds the name where it runs
         found = {own} if own is not None and name == spelt else set()
-        named = [name, *(f"{alias}.{name}" for alias in self.facts.imports if shortened and alias != name)]
+        named = [name, *(f"{alias}.{name}" for alias in self._module_aliases if shortened and alias != name)]
         for candidate in named:
             defining = self._defining(candidate)
             if defining is not None and defining[1] == spelt and defining[0] in keys:
                 found.add(keys[defining[0]])
         return tuple(sorted(found)) if found else tuple(keys.values())
+
+    @cached_property
+    def _module_aliases(self) -> list[str]:
+        """The names the file's imports bind to modules of the package (`from pkg.nnx import norm`): where a
+        dotted name was shortened, its first part may be one of them."""
+        package = self.finder.packages.get(self.facts.path, "")
+        return [alias for alias, imported in self.facts.imports.items()
+                if (imported if imported[:1] != "." else absolute_module(imported, package)) in self.paths]
 
     def key(self, name: str | None, shortened: bool = False) -> str | None:
         """The key of the class a name refers to where it can be told; the name as it is where not."""
@@ -165,8 +174,9 @@ class References:
 
 
 def merged(pairs: Iterable[tuple[str, set[V]]]) -> dict[str, set[V]]:
-    """Sets by key, those of one key joined."""
+    """Sets by key, those of one key joined into a new set: a set alone under its key is the facts' own, not
+    copied (a package's keyed facts are many), and never changed."""
     joined: dict[str, set[V]] = {}
     for key, values in pairs:
-        joined.setdefault(key, set()).update(values)
+        joined[key] = joined[key] | values if key in joined else values
     return joined

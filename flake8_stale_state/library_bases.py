@@ -10,6 +10,7 @@ analyzer's cache (a warm run parses none).
 
 from __future__ import annotations
 
+import functools
 import sys
 import sysconfig
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -25,6 +26,7 @@ MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard l
 COMPILED_SUFFIXES = (".so", ".pyd")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the package's modules import the same modules, relative to few packages
 def absolute_module(module: str, package: str) -> str | None:
     """A module as an import names it (`.case`, relative to `package`, or `unittest.case`), named absolutely;
     None for a relative name beyond the top of `package`."""
