@@ -61,6 +61,7 @@ class References:
         self.homonyms = homonyms
         self.finder = finder
         self.paths = paths
+        self.package = finder.packages.get(facts.path, "")  # where the file's relative imports start
         self._known: dict[tuple[str, bool], tuple[str, ...]] = {}  # its keys by name, as names repeat in a file
 
     def keys(self, name: str, shortened: bool = False) -> tuple[str, ...]:
@@ -99,9 +100,8 @@ class References:
     def _module_aliases(self) -> list[str]:
         """The names the file's imports bind to modules of the package (`from pkg.nnx import norm`): where a
         dotted name was shortened, its first part may be one of them."""
-        package = self.finder.packages.get(self.facts.path, "")
         return [alias for alias, imported in self.facts.imports.items()
-                if (imported if imported[:1] != "." else absolute_module(imported, package)) in self.paths]
+                if absolute_module(imported, self.package) in self.paths]
 
     def key(self, name: str | None, shortened: bool = False) -> str | None:
         """The key of the class a name refers to where it can be told; the name as it is where not."""
@@ -113,9 +113,8 @@ class References:
     def _defining(self, name: str) -> tuple[str, str] | None:
         """(path, name there) of the module of the package defining the class `name` refers to, through the
         file's imports, or a module it imports every name of."""
-        package = self.finder.packages.get(self.facts.path, "")
-        qualified = qualified_name(name, self.facts.imports, package, self.finder.fallback_of(self.facts))
-        stars = reversed(star_modules(self.facts, package))  # a later star import rebinds an earlier one's names
+        qualified = qualified_name(name, self.facts.imports, self.package, self.finder.fallback_of(self.facts))
+        stars = reversed(star_modules(self.facts, self.package))  # a later star import rebinds an earlier one's names
         candidates = [qualified] if qualified else [f"{star}.{name}" for star in stars]
         for candidate in candidates:
             found = self.finder.package_class(candidate)

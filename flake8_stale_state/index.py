@@ -400,9 +400,9 @@ class PackageIndex:
                 if not write.on_receiver or not write.cls:
                     elsewhere.add(mangled(write.name, write.cls))
                     continue
-                key = (write.cls, mangled(write.name, write.cls))
                 if write.empty:
                     continue  # `None` is no object whose attributes are read
+                key = (write.cls, mangled(write.name, write.cls))
                 if write.constructor is None:
                     made[key] = None
                 elif made.get(key, set()) is not None:  # a name left as it is may be any class of that name
