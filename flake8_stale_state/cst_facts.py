@@ -8,14 +8,16 @@ node it visits, on the way in and on the way out. Syntax trees never leave this 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import threading
-from collections.abc import Sequence
+from contextlib import ExitStack
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from flake8_stale_state.facts import (
     IMPORT_ERRORS, INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, is_with_metaclass, python_syntax_error,
@@ -81,6 +83,99 @@ class Visitor(cst.BatchableCSTVisitor):
 
     def get_visitors(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in visitor_names(type(self))}
+
+
+def _subclasses(kind: type) -> set[type]:
+    return {kind, *(sub for direct in kind.__subclasses__() for sub in _subclasses(direct))}
+
+
+# Nodes of whitespace, comments and punctuation: they hold no code, and walks that look for code leave them out
+PUNCTUATION = frozenset(kind for base in (
+    cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment, cst.Comma,
+    cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen, cst.RightParen, cst.LeftSquareBracket,
+    cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace, cst.BaseBinaryOp, cst.BaseBooleanOp,
+    cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp, cst.Asynchronous, cst.ImportStar,
+) for kind in _subclasses(base))
+
+
+class Traversal:
+    """libcst's batched traversal (`MetadataWrapper.visit_batched`): each visitor's `visit_X` on the way in and
+    `leave_X` on the way out, visitors in their order, children in the order libcst visits them. libcst's own
+    walk makes a copy of every node on the way (a transformer's result, thrown away for a visitor), which cost
+    twice the walk itself; this one reads the nodes' fields."""
+
+    def __init__(self, visitors: Sequence[cst.BatchableCSTVisitor]) -> None:
+        methods: dict[str, list[Any]] = {}
+        for visitor in visitors:
+            for name, method in visitor.get_visitors().items():
+                methods.setdefault(name, []).append(method)
+        self.methods = methods
+        self.hooks: dict[type, tuple[list[Any], list[Any]]] = {}
+        self.skipped = frozenset(kind for kind in PUNCTUATION
+                                 if f"visit_{kind.__name__}" not in methods and f"leave_{kind.__name__}" not in methods)
+
+    def run(self, wrapper: MetadataWrapper, visitors: Sequence[cst.BatchableCSTVisitor]) -> None:
+        if any(PositionProvider in visitor.get_inherited_dependencies() for visitor in visitors):
+            positions(wrapper)
+        with ExitStack() as stack:
+            for visitor in visitors:
+                stack.enter_context(visitor.resolve(wrapper))  # the metadata each declares
+            self.walk(wrapper.module)
+
+    def walk(self, node: cst.CSTNode) -> None:
+        kind = type(node)
+        hooks = self.hooks.get(kind)
+        if hooks is None:
+            name = kind.__name__
+            hooks = self.hooks[kind] = (self.methods.get(f"visit_{name}", []), self.methods.get(f"leave_{name}", []))
+        for visit in hooks[0]:
+            visit(node)
+        skipped = self.skipped
+        for child in children(node):
+            if child.__class__ not in skipped:
+                self.walk(child)
+        for leave in hooks[1]:
+            leave(node)
+
+
+def positions(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
+    """libcst's PositionProvider of the wrapper's tree, made once and kept where the wrapper's resolver looks
+    first. Left to the resolver, libcst would also walk the whole tree once more for the batchable providers asked
+    with it, even where there are none, as here: that walk cost as much as the positions themselves."""
+    known = wrapper._metadata  # noqa: SLF001 - libcst>=1.1,<2 keeps resolved metadata there
+    if PositionProvider not in known:
+        known[PositionProvider] = PositionProvider()._gen(wrapper)  # noqa: SLF001
+    return known[PositionProvider]
+
+
+# (node class, its fields that hold nodes in one node) -> those fields in the order libcst visits them
+_CHILD_FIELDS: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
+
+
+@functools.cache
+def node_fields(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node.children`, without the copy of the node libcst makes to list them: libcst visits a node's fields
+    one after the other, in an order of its own for each class (a decorator before the function's name), found
+    once by asking libcst for the children of a node of that class holding nodes in the same fields."""
+    kind = type(node)
+    held: dict[str, Sequence[cst.CSTNode]] = {}  # field -> the nodes it holds
+    for name in node_fields(kind):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            held[name] = (value,)
+        elif value.__class__ in (list, tuple) and value:
+            held[name] = value
+    present = tuple(held)
+    order = _CHILD_FIELDS.get((kind, present))
+    if order is None:
+        owner = {id(item): name for name, items in held.items() for item in items}
+        order = _CHILD_FIELDS[(kind, present)] = tuple(dict.fromkeys(
+            name for child in node.children if (name := owner.get(id(child))) is not None))
+    return [item for name in order for item in held[name]]
 
 
 class ScopeOpener(Visitor):
@@ -196,8 +291,8 @@ class AttributeCollector(Collector):
     def place_writes(self, wrapper: MetadataWrapper) -> None:
         """Give each write libcst's position."""
         facts = self.builder.facts
-        positions = wrapper.resolve(PositionProvider)
-        starts = (positions[node].start for node in self.stored)
+        made = positions(wrapper)
+        starts = (made[node].start for node in self.stored)
         facts.writes = [w._replace(line=start.line, col=start.column) for w, start in zip(facts.writes, starts)]
 
     def _mark_stores(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
@@ -447,7 +542,7 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         for collector in own.values():
             collector.wrapper = wrapper  # for metadata a collector resolves only when it needs it
-        wrapper.visit_batched(visitors)
+        Traversal(visitors).run(wrapper, visitors)
         if core is not None:
             core.place_writes(wrapper)
     except cst.ParserSyntaxError as error:

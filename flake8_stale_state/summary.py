@@ -16,7 +16,7 @@ import itertools
 import os
 import re
 import tokenize
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -51,6 +51,28 @@ NOT_WALKED = {ast.Name, *(kind for base in (ast.expr_context, ast.operator, ast.
 SCALAR_FIELDS = {"id", "attr", "name", "arg", "module", "asname", "level", "simple", "is_async", "conversion",
                  "type_comment", "ctx", "op", "ops", "tag", "kind"}
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+_WALKED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk`, in its order, but for the nodes of expression contexts and operators (`Load`, `Add`), which
+    no question asked here looks for: at half its cost, where the pre-pass walks a function or a class again."""
+    pending = deque([node])
+    while pending:
+        node = pending.popleft()
+        kind = node.__class__
+        fields = _WALKED_FIELDS.get(kind)
+        if fields is None:
+            fields = _WALKED_FIELDS[kind] = tuple(name for name in kind._fields if name not in ("ctx", "op", "ops"))
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                pending.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                pending.append(value)
+        yield node
 
 
 def node_fields(kind: type) -> tuple[str, ...]:
@@ -512,7 +534,7 @@ def passed_strings(tree: ast.Module, module_listed: Mapping[str, Iterable[str]],
     `self.NAME` where a class body of the module binds NAME to one."""
     strings: Passed = {}
     lists: Passed = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         callee = called_name(node.func)
@@ -734,16 +756,16 @@ def appends_to_attribute(node: ast.AST) -> bool:
 def appended_attributes(node: ast.AST) -> set[str]:
     """The attributes `appends_to_attribute` finds in the node: `L` of `X.L.append(...)`, `X.L += ...`."""
     return {(n.target if isinstance(n, ast.AugAssign) else n.func.value).attr  # type: ignore[union-attr]
-            for n in ast.walk(node) if appends_to_attribute(n)}
+            for n in walk(node) if appends_to_attribute(n)}
 
 
 def naming_statements(cls: ast.ClassDef, names: set[str]) -> set[tuple[int, int]]:
     """The first and last lines of the simple statements of the class naming one of `names`, as an attribute or
     a name (a class attribute's binding): where the lists are bound, reset, handed out or aliased."""
-    return {(statement.lineno, statement.end_lineno or statement.lineno) for statement in ast.walk(cls)
+    return {(statement.lineno, statement.end_lineno or statement.lineno) for statement in walk(cls)
             if isinstance(statement, ast.stmt) and not hasattr(statement, "body")
             and any(isinstance(n, ast.Attribute) and n.attr in names or isinstance(n, ast.Name) and n.id in names
-                    for n in ast.walk(statement))}
+                    for n in walk(statement))}
 
 
 def underscore_test(test: ast.expr, name: str) -> bool | None:
@@ -792,11 +814,11 @@ def is_constructor_signature(node: ast.expr) -> bool:
 def returns_parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Returns the names of a constructor's parameters, as scikit-learn's `_get_param_names` does: it takes
     `inspect.signature` of an `__init__` and returns `[p.name for p in parameters]` (sorted, or as it is)."""
-    nodes = list(ast.walk(function))
+    nodes = list(walk(function))
     return (any(isinstance(node, ast.Attribute) and node.attr == "__init__" for node in nodes)
             and any(isinstance(node, ast.Return) and node.value is not None and any(
                 isinstance(part, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) and isinstance(part.elt, ast.Attribute)
-                and part.elt.attr == "name" for part in ast.walk(node.value)) for node in nodes))
+                and part.elt.attr == "name" for part in walk(node.value)) for node in nodes))
 
 
 def parameters_of(node: ast.expr) -> ast.expr | None:
@@ -887,13 +909,13 @@ def may_rebuild(node: ast.If) -> bool:
     keys = compared_attributes(node.test)
     if not keys:
         return False
-    inside = [n for statement in node.body for n in ast.walk(statement)]
+    inside = [n for statement in node.body for n in walk(statement)]
     targets = [t for n in inside if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
     if not keys & {dotted_name(a) for target in targets for a in attribute_targets(target)}:
         return False
     loops = (n for n in inside if isinstance(n, LOOPS))
-    return any(appends_to_attribute(n) for loop in loops for n in ast.walk(loop))
+    return any(appends_to_attribute(n) for loop in loops for n in walk(loop))
 
 
 def first_word(method: str) -> str:
@@ -953,7 +975,7 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
     def is_receiver(node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id == receiver
 
-    for node in ast.walk(setattr_method):
+    for node in walk(setattr_method):
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(target, ast.Subscript) and is_receiver(target.value) for target in targets):
@@ -1022,14 +1044,14 @@ def uses_mapping_whole(cls: ast.ClassDef, mapping: str) -> bool:
             continue
         receiver = method.args.args[0].arg
         keyed = set()
-        for node in ast.walk(method):
+        for node in walk(method):
             if isinstance(node, ast.Subscript):
                 keyed.add(id(node.value))
             elif isinstance(node, ast.Attribute) and node.attr in KEYED_USES:
                 keyed.add(id(node.value))
             elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
                 keyed.update(id(c) for c in node.comparators)
-        for node in ast.walk(method):
+        for node in walk(method):
             if held_mapping(node, receiver) == mapping and id(node) not in keyed \
                     and not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
                 return True
@@ -1046,13 +1068,13 @@ def hands_out_assigned_values(cls: ast.ClassDef) -> bool:
 
 
 def mentions_attribute(node: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in ast.walk(node))
+    return any(isinstance(n, ast.Attribute) and dotted_name(n) == name for n in walk(node))
 
 
 def appends_to(node: ast.AST, name: str) -> bool:
     """The node adds to the list `name` (`self.L`): `.append/extend/insert(...)` or `+=`, anywhere in it."""
     return any(appends_to_attribute(n) and dotted_name(n.target if isinstance(n, ast.AugAssign) else n.func.value)
-               == name for n in ast.walk(node))
+               == name for n in walk(node))
 
 
 def resets_list(statement: ast.stmt, name: str) -> bool:
@@ -1102,7 +1124,7 @@ def bound_attributes(node: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str
     """`X` of each `receiver.X = ...` (alone or unpacked), `for receiver.X in`, `with ... as receiver.X`: some of
     the bindings libcst's side counts."""
     targets = []
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Assign):
             targets += n.targets
         elif isinstance(n, ast.AnnAssign) and n.value is not None:
@@ -1233,15 +1255,15 @@ class ClassLists:
                           for node, receiver in found for bound in bound_attributes(node, receiver)}
         marks = self.marks(name)
         for node, receiver in definitions:
-            assigned = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+            assigned = {n.attr for n in walk(node) if isinstance(n, ast.Attribute)
                         and isinstance(n.ctx, ast.Store) and dotted_name(n.value) == receiver}
-            locals_ = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            locals_ |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} - {receiver}
+            locals_ = {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            locals_ |= {a.arg for a in walk(node.args) if isinstance(a, ast.arg)} - {receiver}
 
             def decides(test: ast.expr) -> bool:
-                reads = {n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute) and dotted_name(n.value)
+                reads = {n.attr for n in walk(test) if isinstance(n, ast.Attribute) and dotted_name(n.value)
                          == receiver}
-                names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+                names = {n.id for n in walk(test) if isinstance(n, ast.Name)}
                 return bool((reads - assigned) & (self.state | marks)) and not names & locals_
 
             if any(calls_outside(node.body, f"{receiver}.{callee}", decides)):
@@ -1886,7 +1908,7 @@ class Summarizer(ast.NodeVisitor):
         if not (self.functions and is_dunder(self.scope.method or "")):
             return False
         parameters = self.functions[-1].parameters
-        return any(isinstance(name, ast.Name) and name.id in parameters for name in ast.walk(node))
+        return any(isinstance(name, ast.Name) and name.id in parameters for name in walk(node))
 
     def _is_constructor_signature(self, node: ast.expr | None) -> bool:
         """`inspect.signature(obj.__init__)`, or a local name bound to it."""
@@ -1917,11 +1939,11 @@ class Summarizer(ast.NodeVisitor):
         name catches on the way (`self.n = (old := self.n) + 1`), whose value goes on."""
         attribute = self._self_attribute(target)
         if attribute is not None and value is not None:
-            reads = [id(node) for node in ast.walk(value) if isinstance(node, ast.Attribute)
+            reads = [id(node) for node in walk(value) if isinstance(node, ast.Attribute)
                      and node.attr == attribute.attr and self._is_receiver(node.value)]
             if reads:
-                caught = {id(node) for named in ast.walk(value) if isinstance(named, ast.NamedExpr)
-                          for node in ast.walk(named.value)}
+                caught = {id(node) for named in walk(value) if isinstance(named, ast.NamedExpr)
+                          for node in walk(named.value)}
                 self.fed.update(read for read in reads if read not in caught)
 
     def _weak_with_callback(self, value: ast.Call, callee: str | None) -> bool:
@@ -2371,7 +2393,7 @@ class Summarizer(ast.NodeVisitor):
                 tree = ast.parse(text.strip())
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
-            for node in ast.walk(tree):
+            for node in walk(tree):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                     self.builder.read(node.attr, None, as_written=False)
 
@@ -2470,7 +2492,7 @@ class Summarizer(ast.NodeVisitor):
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)
         for example in doc_examples(doc):
-            for node in ast.walk(example):
+            for node in walk(example):
                 if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                     self.builder.read(node.attr, None, as_written=False)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from typing import NamedTuple
@@ -15,26 +13,22 @@ from flake8_stale_state import cst_facts
 from flake8_stale_state.checks.stale_cache import (
     CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds, method_of, reset_statement,
 )
-from flake8_stale_state.cst_facts import ScopeCloser, ScopeOpener, dotted_name
+from flake8_stale_state.cst_facts import PUNCTUATION, ScopeCloser, ScopeOpener, dotted_name, node_fields
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, first_word, is_dunder, never_rebuilds
 
 
 # shapes ---------------------------------------------------------------------------------------------------
-@functools.cache
-def node_fields(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in dataclasses.fields(kind))
-
-
 def parts(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes a node holds, from its fields: what `node.children` gives, without the visit libcst makes
-    to list them (most of the cost of walking an expression)."""
+    """The nodes a node holds, from its fields, whitespace and punctuation aside: what `node.children` gives,
+    without the visit libcst makes to list them (most of the cost of walking an expression)."""
     for name in node_fields(type(node)):
         value = getattr(node, name)
         if isinstance(value, cst.CSTNode):
-            yield value
+            if value.__class__ not in PUNCTUATION:
+                yield value
         elif isinstance(value, (list, tuple)):
-            yield from (item for item in value if isinstance(item, cst.CSTNode))
+            yield from (item for item in value if isinstance(item, cst.CSTNode) and item.__class__ not in PUNCTUATION)
 
 
 def compared_attributes(test: cst.BaseExpression) -> list[str]:
@@ -111,13 +105,21 @@ def resets(node: cst.BaseSmallStatement) -> Iterator[str]:
                 yield dotted_name(target) or ""
 
 
-def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
-    if isinstance(node, cst.Lambda):
-        return
-    if isinstance(node, cst.Call):
-        yield node
-    for child in parts(node):
-        yield from calls_in(child)
+def run_now(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The node and those it holds, in the order `parts` gives, but for lambdas: their bodies run later, if at
+    all. One list for the several questions asked of a statement, rather than a walk for each."""
+    found: list[cst.CSTNode] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, cst.Lambda):
+            found.append(current)
+            pending.extend(reversed(list(parts(current))))
+    return found
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    return [held for held in run_now(node) if isinstance(held, cst.Call)]
 
 
 def appends(node: cst.BaseSmallStatement) -> Iterator[tuple[str, cst.CSTNode, bool]]:
@@ -429,9 +431,10 @@ class MethodWalk:
 
     def expression(self, node: cst.CSTNode) -> None:
         """The calls in a statement or header: appends, calls of the receiver's methods, re-runs of `__init__`."""
-        self.generator |= yields(node)
+        held = run_now(node)
+        self.generator |= any(isinstance(each, cst.Yield) for each in held)
         called = set()
-        for call in calls_in(node):
+        for call in (each for each in held if isinstance(each, cst.Call)):
             func = call.func
             called.add(id(func))
             if isinstance(func, cst.Name) and func.value in ("delattr", "setattr") and len(call.args) >= 2:
@@ -455,28 +458,13 @@ class MethodWalk:
                 self.resets.append(Reset(place, None, None if attribute == "__init__" else attribute))
             elif attribute in ("__init__", self.method) and is_super_call(func.value, call, self.receiver):
                 self.reset(None)
-        self.named.update(name for name in self.attribute_names(node, called))
-
-    def attribute_names(self, node: cst.CSTNode, called: set[int]) -> Iterator[str]:
-        if isinstance(node, cst.Lambda):
-            return
-        if isinstance(node, cst.Attribute) and id(node) not in called:
-            name = receiver_attribute(node, self.receiver)
-            if name:
-                yield name
-        for child in parts(node):
-            yield from self.attribute_names(child, called)
+        self.named.update(name for each in held if isinstance(each, cst.Attribute) and id(each) not in called
+                          and (name := receiver_attribute(each, self.receiver)))
 
 
 def all_parameters(params: cst.Parameters) -> list[cst.Param]:
     every = [*params.posonly_params, *params.params, *params.kwonly_params]
     return every + [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
-
-
-def yields(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Yield):
-        return True
-    return not isinstance(node, cst.Lambda) and any(yields(child) for child in parts(node))
 
 
 def returns(suite: cst.BaseSuite) -> bool:
@@ -521,21 +509,23 @@ class ClassLists:
                             self.bind(bound.value, empty, "the class body", small)
 
     def method_bindings(self, node: cst.CSTNode, receiver: str, method: str) -> None:
-        """Every binding of a receiver attribute in the method, its closures included."""
-        targets: list[tuple[cst.BaseExpression, cst.BaseExpression | None]] = []
-        if isinstance(node, (cst.Assign, cst.AnnAssign)):
-            targets = [(target, node.value) for target in assignment_targets(node)]
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            targets = [(node.target, None)]
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
-            targets = [(node.asname.name, None)]
-        for target, value in targets:
-            for bound, empty in list_bindings(target, value):
-                name = receiver_attribute(bound, receiver)
-                if name:
-                    self.bind(name, empty, method, node)
-        for child in parts(node):
-            self.method_bindings(child, receiver, method)
+        """Every binding of a receiver attribute in the method, its closures included, in source order."""
+        pending = [node]
+        while pending:
+            node = pending.pop()
+            targets: list[tuple[cst.BaseExpression, cst.BaseExpression | None]] = []
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                targets = [(target, node.value) for target in assignment_targets(node)]
+            elif isinstance(node, (cst.For, cst.CompFor)):
+                targets = [(node.target, None)]
+            elif isinstance(node, cst.WithItem) and node.asname is not None:
+                targets = [(node.asname.name, None)]
+            for target, value in targets:
+                for bound, empty in list_bindings(target, value):
+                    name = receiver_attribute(bound, receiver)
+                    if name:
+                        self.bind(name, empty, method, node)
+            pending.extend(reversed(list(parts(node))))
 
     def runs_only_from_constructors(self) -> set[str]:
         """Methods called in the class only from constructors (or from such methods), never named otherwise."""
@@ -782,7 +772,7 @@ class Collector(cst_facts.Collector):
 
     def code_range(self, node: cst.CSTNode) -> CodeRange:
         if self.positions is None:
-            self.positions = self.wrapper.resolve(PositionProvider)
+            self.positions = cst_facts.positions(self.wrapper)
         return self.positions[node]
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -893,7 +883,8 @@ def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
     scope = Scope()
     collector = Collector(scope)
     collector.wrapper = wrapper
-    wrapper.visit_batched([ScopeOpener(scope), collector, ScopeCloser(scope)])
+    visitors = [ScopeOpener(scope), collector, ScopeCloser(scope)]
+    cst_facts.Traversal(visitors).run(wrapper, visitors)
     found = collector.result().found
     chosen = [rebuild for rebuild in found if (rebuild.line, rebuild.col) in wanted]
     # lists a method rebuilds in parallel are fixed together: a fix of one alone would leave the others stale
