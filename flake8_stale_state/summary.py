@@ -173,6 +173,11 @@ NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
 def dotted_name(node: ast.expr) -> str | None:
+    kind = node.__class__
+    if kind is ast.Name:  # the most asked: a name, or an attribute of one
+        return node.id
+    if kind is ast.Attribute and node.value.__class__ is ast.Name:
+        return f"{node.value.id}.{node.attr}"
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -1385,7 +1390,8 @@ class Summarizer(ast.NodeVisitor):
     # The walk is most of the pre-pass's cost, so it is `ast.NodeVisitor`'s made cheaper: one lookup of the
     # handler per node type, and no visit of the nodes that hold nothing to see (`Name`, `Load`, `Add`, ...).
     def visit(self, node: ast.AST) -> None:
-        self.handler(node.__class__)(node)
+        kind = node.__class__
+        (self.handlers.get(kind) or self.handler(kind))(node)
 
     def handler(self, kind: type) -> Callable[[ast.AST], None]:
         handler = self.handlers.get(kind)
@@ -1395,7 +1401,8 @@ class Summarizer(ast.NodeVisitor):
 
     def generic_visit(self, node: ast.AST) -> None:
         handlers = self.handlers
-        for name in node_fields(node.__class__):
+        fields = _NODE_FIELDS.get(node.__class__)
+        for name in node_fields(node.__class__) if fields is None else fields:
             value = getattr(node, name, None)
             if value.__class__ is list:
                 if name in STATEMENT_LISTS:  # the writes of one list of statements stand side by side
