@@ -571,13 +571,11 @@ class FactsBuilder:
         cls.body_names.extend(targets)
         if listed:
             self.facts.body_lists.setdefault(self.class_stack[-1], {}).update(dict.fromkeys(targets, listed))
-        if declared:
-            self.facts.classes[self.class_stack[-1]] = cls._replace(declared=(*cls.declared, *declared))
+        if declared or annotated:  # tuples, replaced whole
+            self.facts.classes[self.class_stack[-1]] = cls._replace(
+                declared=(*cls.declared, *declared), annotated=(*cls.annotated, *(targets if annotated else ())))
         if callee:
             cls.body_calls.update(dict.fromkeys(targets, callee))
-        if annotated:
-            current = self.facts.classes[self.class_stack[-1]]
-            self.facts.classes[self.class_stack[-1]] = current._replace(annotated=(*current.annotated, *targets))
         if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`
             self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):
