@@ -4,8 +4,8 @@
 
 Starts the server over stdio with the sdist folder as the workspace (downloaded into
 ~/.cache/stale-state/sdists, never into the repository), opens deepspeed/runtime/pipe/module.py (700 lines),
-which indexes the package, then changes the buffer `--runs` times, waiting each time for the diagnostics of that
-version; then the same with pipe/engine.py (1,400 lines). The latency includes the server's pause after a
+which indexes the package, then changes the buffer `--runs` times for each kind of edit (EDITS), waiting each time
+for the diagnostics of that version; then the same with pipe/engine.py (1,400 lines). The latency includes the server's pause after a
 change (DEBOUNCE_SECONDS); the analysis is what is left. Targets: under 100 ms on module.py, under 200 ms on
 engine.py. Memory is read from /proc (Linux) once the package is indexed and again at the end.
 """
@@ -18,6 +18,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
@@ -29,6 +30,13 @@ from corpora import sdist  # noqa: E402
 from flake8_stale_state.lsp import DEBOUNCE_SECONDS  # noqa: E402
 
 MODULES = ("deepspeed/runtime/pipe/module.py", "deepspeed/runtime/pipe/engine.py")
+# Each edit makes content no cache has seen, as typing does. A comment leaves the file's facts as they were, and
+# the server keeps what it worked out from the package; lines added above move every fact of the file, and the
+# package's lookups are made again, as after most edits of code.
+EDITS: dict[str, Callable[[str, int], str]] = {
+    "a comment added at the end": lambda text, version: text + f"\n# edit {version} {time.time_ns()}\n",
+    "lines added at the top": lambda text, version: f"# edit {time.time_ns()}\n" * version + text,
+}
 
 
 def memory_mib(pid: int) -> dict[str, float]:
@@ -79,17 +87,19 @@ async def measure(tree: Path, runs: int, cache_dir: Path) -> None:
               f"{len(params.diagnostics)} diagnostics"
               + (f", line 554: {setter[0].message if setter else 'MISSING'}" if name.endswith("module.py") else ""))
         indexed = indexed or memory_mib(pid)
-        latencies = []
-        for version in range(2, runs + 2):
-            edited = text + f"\n# edit {version} {time.time_ns()}\n"  # content no cache has seen, as typing makes
-            sent = time.perf_counter()
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
-            ))
-            arrived, _ = await diagnostics_of(uri, version)
-            latencies.append(arrived - sent)
-        results.append((name, latencies))
+        version = 1
+        for edit, change in EDITS.items():
+            latencies = []
+            for _ in range(runs):
+                version += 1
+                sent = time.perf_counter()
+                client.text_document_did_change(types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=change(text, version))],
+                ))
+                arrived, _ = await diagnostics_of(uri, version)
+                latencies.append(arrived - sent)
+            results.append((f"{name}, {edit}", latencies))
     final = memory_mib(pid)
 
     await client.shutdown_async(None)

@@ -117,6 +117,10 @@ class PackageIndex:
         known = self.files.get(facts.path)
         if known is not None and replace(known, digest=facts.digest) == facts:
             index.__dict__.update((name, value) for name, value in self.__dict__.items() if name not in FIELDS)
+        elif "keyed_files" in self.__dict__ and index._homonyms == self._homonyms:
+            # the other files' classes keep their keys (they depend on which modules define which names): only
+            # this file's facts are keyed anew, where a package copying classes between modules keys hundreds
+            index.__dict__["keyed_files"] = {**self.keyed_files, facts.path: index.keyed(facts.path)}
         return index
 
     def kept(self, name: str, argument: str, compute: Callable[[], T]) -> T:
@@ -137,8 +141,12 @@ class PackageIndex:
         another module's class has too (`homonyms.py`). The tables below are made of these."""
         if not self._homonyms:
             return self.files
-        return {path: references.keyed_facts() if references.touches() else facts
-                for path, facts in self.files.items() for references in [self.references(path)]}
+        return {path: self.keyed(path) for path in self.files}
+
+    def keyed(self, path: str) -> FileFacts:
+        """One file's facts with each class named by its key."""
+        references = self.references(path)
+        return references.keyed_facts() if references.touches() else self.files[path]
 
     @cached_property
     def _homonyms(self) -> dict[str, dict[str, str]]:

@@ -328,3 +328,41 @@ def test_an_edit_that_changes_no_facts_keeps_the_package_wide_lookups(tmp_path: 
     changed = analyzer.index_for(module)
     assert "dead" in changed.names_read_on("A") and changed.read_names is not lookups[0]
     assert analyzer.check(module, source + "        return self.dead\n") == []
+
+
+def test_an_edit_keys_only_the_edited_file_while_the_modules_define_the_same_classes(tmp_path: Path):
+    """Two modules defining a class of one name key it by module; an edit of a third file keeps the others'
+    keyed facts, and an edit that defines or drops such a class keys every file again, as a new index would."""
+    from flake8_stale_state.engine import Analyzer
+    from flake8_stale_state.index import PackageIndex
+    from flake8_stale_state.settings import Settings
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "linen.py").write_text("class Norm:\n    def __init__(self):\n        self.scale = 1\n")
+    (package / "nnx.py").write_text("class Norm:\n    def __init__(self):\n        self.scale = 2\n")
+    user = package / "user.py"
+    user.write_text("from .linen import Norm\n\ndef use():\n    norm = Norm()\n    return norm.scale\n")
+    analyzer = Analyzer(Settings(use_cache=False))
+    before = analyzer.index_for(user)
+    keyed = before.keyed_files
+    assert [f.line for f in analyzer.check(package / "nnx.py")] == [3]  # only linen's Norm is read
+
+    def fresh(index: PackageIndex) -> dict:
+        return PackageIndex(index.name, index.root, index.files, index.framework_bases, index.libraries,
+                            index.documentation).keyed_files
+
+    edited = user.read_text() + "\n\nclass Helper:\n    def __init__(self):\n        self.size = 1\n"  # new facts
+    assert analyzer.update(user, edited)
+    after = analyzer.index_for(user)
+    assert "keyed_files" in after.__dict__  # carried, before any check asks
+    others = [path for path in keyed if path != str(user.resolve())]
+    assert all(after.keyed_files[path] is keyed[path] for path in others)
+    assert after.keyed_files == fresh(after)
+    assert [f.line for f in analyzer.check(package / "nnx.py")] == [3]
+
+    defining = edited + "\n\nclass Norm:\n    pass\n"  # a third Norm: every key may change
+    assert analyzer.update(user, defining)
+    third = analyzer.index_for(user)
+    assert "keyed_files" not in third.__dict__ and third.keyed_files == fresh(third)
