@@ -4,10 +4,11 @@
 
 Starts the server over stdio with the sdist folder as the workspace (downloaded into
 ~/.cache/stale-state/sdists, never into the repository), opens deepspeed/runtime/pipe/module.py (700 lines),
-which indexes the package, then changes the buffer `--runs` times for each kind of edit (EDITS), waiting each time
-for the diagnostics of that version; then the same with pipe/engine.py (1,400 lines). The latency includes the server's pause after a
-change (DEBOUNCE_SECONDS); the analysis is what is left. Targets: under 100 ms on module.py, under 200 ms on
-engine.py. Memory is read from /proc (Linux) once the package is indexed and again at the end.
+which indexes the package, then changes the buffer `--runs` times for each kind of edit (EDITS), waiting each
+time for the diagnostics of that version; then the same with pipe/engine.py (1,400 lines). The latency includes
+the server's pause after a change (DEBOUNCE_SECONDS); the analysis is what is left. Targets: under 100 ms on
+module.py, under 200 ms on engine.py. Memory is read from /proc (Linux) once the package is indexed and again at
+the end.
 """
 
 from __future__ import annotations
