@@ -109,16 +109,17 @@ class Traversal:
         for visitor in visitors:
             for name, method in visitor.get_visitors().items():
                 methods.setdefault(name, []).append(method)
+        self.visitors = visitors
         self.methods = methods
         self.hooks: dict[type, tuple[list[Any], list[Any]]] = {}
         self.skipped = frozenset(kind for kind in PUNCTUATION
                                  if f"visit_{kind.__name__}" not in methods and f"leave_{kind.__name__}" not in methods)
 
-    def run(self, wrapper: MetadataWrapper, visitors: Sequence[cst.BatchableCSTVisitor]) -> None:
-        if any(PositionProvider in visitor.get_inherited_dependencies() for visitor in visitors):
+    def run(self, wrapper: MetadataWrapper) -> None:
+        if any(PositionProvider in visitor.get_inherited_dependencies() for visitor in self.visitors):
             positions(wrapper)
         with ExitStack() as stack:
-            for visitor in visitors:
+            for visitor in self.visitors:
                 stack.enter_context(visitor.resolve(wrapper))  # the metadata each declares
             self.walk(wrapper.module)
 
@@ -542,7 +543,7 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         for collector in own.values():
             collector.wrapper = wrapper  # for metadata a collector resolves only when it needs it
-        Traversal(visitors).run(wrapper, visitors)
+        Traversal(visitors).run(wrapper)
         if core is not None:
             core.place_writes(wrapper)
     except cst.ParserSyntaxError as error:

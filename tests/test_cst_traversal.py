@@ -104,7 +104,7 @@ def libcst_walk(module: cst.Module, visitors: list) -> None:
 
 
 def own_walk(module: cst.Module, visitors: list) -> None:
-    Traversal(visitors).run(MetadataWrapper(module, unsafe_skip_copy=True), visitors)
+    Traversal(visitors).run(MetadataWrapper(module, unsafe_skip_copy=True))
 
 
 @pytest.mark.parametrize(("name", "source"), sources(), ids=lambda value: value.rpartition("/")[2][:40])

@@ -883,8 +883,7 @@ def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
     scope = Scope()
     collector = Collector(scope)
     collector.wrapper = wrapper
-    visitors = [ScopeOpener(scope), collector, ScopeCloser(scope)]
-    cst_facts.Traversal(visitors).run(wrapper, visitors)
+    cst_facts.Traversal([ScopeOpener(scope), collector, ScopeCloser(scope)]).run(wrapper)
     found = collector.result().found
     chosen = [rebuild for rebuild in found if (rebuild.line, rebuild.col) in wanted]
     # lists a method rebuilds in parallel are fixed together: a fix of one alone would leave the others stale
