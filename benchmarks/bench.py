@@ -46,7 +46,8 @@ VULTURE = "2.16"
 TREES = ("deepspeed==0.19.3", "diffusers==0.42.1", "transformers==4.57.1")
 STDIN_FILES = {"deepspeed": "deepspeed/runtime/pipe/module.py", "diffusers": "src/diffusers/models/attention.py",
                "transformers": "src/transformers/trainer.py"}
-MEASURES = ("stale-state-cold", "stale-state-warm", "flake8-ss-cold", "flake8-ss-warm", "flake8-e9", "stdin")
+MEASURES = ("stale-state-cold", "stale-state-warm", "flake8-ss-cold", "flake8-ss-warm", "flake8-e9", "stdin",
+            "stdin-edited")
 QUIET_LOAD = 1.0
 README_START, README_END = "<!-- bench table: start -->", "<!-- bench table: end -->"
 
@@ -206,9 +207,9 @@ def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path]
     formatted = format_counted_row if run is counted else format_row
 
     def add(label: str, ours: list[str], theirs: list[str], ours_env: Callable[[], dict[str, str]],
-            theirs_env: dict[str, str], stdin: bytes | None = None) -> None:
-        row = compare(f"{name}: {label}", lambda: run(ours, tree, ours_env(), stdin),
-                      lambda: run(theirs, tree, theirs_env, stdin), repeat)
+            theirs_env: dict[str, str], stdin: Callable[[], bytes | None] = lambda: None) -> None:
+        row = compare(f"{name}: {label}", lambda: run(ours, tree, ours_env(), stdin()),
+                      lambda: run(theirs, tree, theirs_env, stdin()), repeat)
         rows.append(row)
         print(f"  {formatted(row)}", flush=True)
 
@@ -226,10 +227,18 @@ def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path]
         add("flake8 --select E9, plugin installed / flake8 alone", flake8("ours", "E9", folder),
             flake8("alone", "E9", folder), lambda: warm, env)
     one = STDIN_FILES.get(name)
-    if "stdin" in measures and one and (tree / one).is_file():
-        add("one file via stdin, warm, --select SS / flake8 alone --select F",
-            flake8("ours", "SS", "-", "--stdin-display-name", one),
-            flake8("alone", "F", "-", "--stdin-display-name", one), lambda: warm, env, (tree / one).read_bytes())
+    if one and (tree / one).is_file():
+        content = (tree / one).read_bytes()
+        stdin_ours = flake8("ours", "SS", "-", "--stdin-display-name", one)
+        stdin_alone = flake8("alone", "F", "-", "--stdin-display-name", one)
+        # an editor runs flake8 on opening and saving a file: the file's content, as it was checked before
+        measure(stdin_ours, tree, warm, content)
+        if "stdin" in measures:
+            add("one file via stdin, as checked before, warm, --select SS / flake8 alone --select F",
+                stdin_ours, stdin_alone, lambda: warm, env, lambda: content)
+        if "stdin-edited" in measures:  # content no run has seen: a new comment each time
+            add("one file via stdin, edited, warm, --select SS / flake8 alone --select F", stdin_ours, stdin_alone,
+                lambda: warm, env, lambda: content + f"\n# edited {time.time_ns()}\n".encode())
     print(f"{spec}: done; {load_line()}", flush=True)
     return rows
 
@@ -237,7 +246,7 @@ def bench_tree(spec: str, measures: set[str], repeat: int, envs: dict[str, Path]
 HEADER = ("| measure | ours (s) | theirs (s) | ratio | CPU ours (s) | CPU theirs (s) | CPU ratio "
           "| peak RSS ours (MiB) | theirs (MiB) | RSS ratio |\n|---|---|---|---|---|---|---|---|---|---|")
 COUNTED_HEADER = "| measure | ours (10^9 instructions) | theirs | ratio |\n|---|---|---|---|"
-COUNTED_MEASURES = ("stale-state-warm", "stdin")  # short enough to run under callgrind
+COUNTED_MEASURES = ("stale-state-warm", "stdin", "stdin-edited")  # short enough to run under callgrind
 
 
 def format_row(row: Row) -> str:

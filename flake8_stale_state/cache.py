@@ -104,6 +104,13 @@ class FactsCache:
     def store(self, key: str, facts: FileFacts) -> None:
         self._write(key, {"facts": facts.to_data()})
 
+    def load_entry(self, key: str) -> dict | None:
+        """An entry of another kind than facts, stored by `store_entry` (each part checked where it is used)."""
+        return self._read(key)
+
+    def store_entry(self, key: str, entry: dict) -> None:
+        self._write(key, entry)
+
     def load_package(self, name: str, kind: str) -> dict[str, list]:
         """The package entry of `name` for facts of `kind`: resolved path -> [status, digest, facts data]; empty
         where there is none or it is unreadable (each record is checked where it is used)."""

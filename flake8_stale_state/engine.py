@@ -5,22 +5,24 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from flake8_stale_state import memo
 from flake8_stale_state.cache import FactsCache, default_cache_dir, disabled, project_root, source_digest
 from flake8_stale_state.checks import RULES, UNANALYSED
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.index import (
-    DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, collector_paused, gather_facts, package_facts,
-    read_source, summary_through,
+    DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, collector_paused, file_status, gather_facts,
+    package_facts, read_source, summary_through,
 )
 from flake8_stale_state.library_bases import LibraryClasses, MissingBase, ModuleFinder, base_modules
 from flake8_stale_state.package import (
-    documentation_pages, holds_init, is_package, listed_files, package_root, real_path,
+    documentation_pages, holds_init, is_package, listed_names, package_root, real_path,
 )
 from flake8_stale_state.rule import Rule
 from flake8_stale_state.settings import Settings
@@ -59,8 +61,11 @@ class Analyzer:
         self._inits: dict[str, bool] = {}  # folder -> it holds `__init__.py`
         self._resolved: dict[Path, Path] = {}
         self._listed: dict[tuple[Path, bool], list[Path]] = {}  # python files by resolved folder
+        self._named: dict[tuple[Path, bool], list[tuple[str, str]]] = {}  # `_listed`'s as text, with real paths
         self.environment = find_environment(settings.python)  # NotAnEnvironment: the option names none
         self._reported: set[str] = set()  # missing bases named so far
+        self._recalled: set[str] = set()  # missing bases the remembered findings were made with
+        self._documentation: dict[Path, list[Path]] = {}  # by package root
 
     def _real(self, path: Path) -> Path:
         """`real_path`, once per path (each file's is needed at every step of a run), through its folder's,
@@ -104,10 +109,38 @@ class Analyzer:
         their package lists the same files again."""
         key = (self._real(folder), recursive)
         if key not in self._listed:
-            listed = listed_files(folder, recursive)
+            listed = [(Path(path), Path(real)) for path, real in self._names(folder, recursive)]
             self._resolved.update(listed)
             self._listed[key] = [path for path, _ in listed]
         return self._listed[key]
+
+    def _names(self, folder: Path, recursive: bool) -> list[tuple[str, str]]:
+        """`package.listed_names`, once per folder."""
+        key = (self._real(folder), recursive)
+        if key not in self._named:
+            self._named[key] = listed_names(folder, recursive)
+        return self._named[key]
+
+    def _package_folders(self, roots: tuple[Path, ...]) -> list[tuple[Path, bool]]:
+        """The folders the package's files are listed from, each with whether its subfolders are."""
+        if roots == self.roots:
+            return [(root, True) for root in roots]
+        # a package is read whole; a loose folder (no `__init__.py`) only for its own files
+        return [(roots[0], is_package(roots[0]))]
+
+    def _package_names(self, roots: tuple[Path, ...]) -> list[str]:
+        return [name for folder, recursive in self._package_folders(roots)
+                for name, _ in self._names(folder, recursive)]
+
+    def _package_files(self, roots: tuple[Path, ...]) -> list[Path]:
+        return [file for folder, recursive in self._package_folders(roots)
+                for file in self.python_files(folder, recursive)]
+
+    def _pages(self, root: Path) -> list[Path]:
+        """The documentation pages of the project holding the package `root`, once per run."""
+        if root not in self._documentation:
+            self._documentation[root] = documentation_pages(project_root(root))
+        return self._documentation[root]
 
     def package_key(self, path: Path) -> tuple[Path, ...]:
         """The roots of the package `path` belongs to: files with equal keys share one index."""
@@ -126,19 +159,16 @@ class Analyzer:
         roots, name = self._package(path)
         index = self._indexes.get(roots)
         if index is None:
-            if roots == self.roots:
-                files = [f for root in roots for f in self.python_files(root)]
-            else:
-                # a package is read whole; a loose folder (no `__init__.py`) only for its own files
-                files = self.python_files(roots[0], recursive=is_package(roots[0]))
+            files = self._package_files(roots)
             cache = self._cache(roots[0])
             entry = "+".join(map(str, roots))  # one package entry for the package's files, one for their bases'
             facts = package_facts(entry, files, self.index_kind, cache, self._real, workers)
-            finder = ModuleFinder(self.environment, own_modules(roots, files), modules_of(roots, facts))
+            finder = ModuleFinder(self.environment, own_modules(roots, self._package_names(roots)),
+                                  modules_of(roots, facts))
             bases = sorted(base_modules(facts.values(), finder))
             ahead = package_facts(f"bases of {entry}", bases, SUMMARY, cache, Path, workers)
             libraries = LibraryClasses(summary_through(cache, ahead), finder)
-            pages = documentation_pages(project_root(roots[0]))
+            pages = self._pages(roots[0])
             documentation = package_facts(f"documentation of {entry}", pages, DOCUMENTATION, cache, Path,
                                           workers) if pages else {}
             documented = frozenset().union(*(page.documented for page in documentation.values()))
@@ -155,6 +185,7 @@ class Analyzer:
         """The bases of the packages' classes not found in the environment, those not returned before: for the
         front ends to name each once per run."""
         found = {base: missing for index in self._indexes.values() for base, missing in index.libraries.missing.items()}
+        found.update((base, MissingBase(base, self.environment.location)) for base in self._recalled - found.keys())
         new = [missing for base, missing in sorted(found.items()) if base not in self._reported]
         self._reported.update(missing.base for missing in new)
         return new
@@ -220,8 +251,33 @@ class Analyzer:
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
         display = display or str(path)
-        index = self.index_for(path)
         key = str(self._real(path))
+        found: Iterable[Finding] | None = None
+        inputs, since = None, 0  # the key of the findings remembered, where they are, and its statuses' time
+        remembering = self._remembering(path)
+        if remembering is not None:
+            source = read_source(path) if source is None else source
+            if source is None:
+                return unreadable(display)
+            inputs, since = self._inputs_key(path, key, source)
+            if inputs is not None:
+                remembered = memo.recall(remembering, inputs, self._finder(path))
+                if remembered is not None:
+                    self._recalled.update(remembered.missing)
+                    found = remembered.findings
+        if found is None:
+            found = self._found(path, key, source)
+            if found is None:
+                return unreadable(display)
+            if remembering is not None and inputs is not None:  # `remembering` tells the type checker
+                index = self._indexes[self.package_key(path)]
+                memo.remember(remembering, inputs, memo.Remembered(tuple(found), tuple(index.libraries.missing)),
+                              index.libraries.finder, since)
+        return sorted(displayed(finding, key, display) for finding in found)
+
+    def _found(self, path: Path, key: str, source: str | bytes | None) -> list[Finding] | None:
+        """`check`'s findings under the file's resolved path; None where the file cannot be read."""
+        index = self.index_for(path)
         # the disk's file, whose facts this run's index was made from (or checked against) moments ago, is not
         # read again unless a rule needs more than those facts
         facts = index.files.get(key) if source is None and key in self._from_disk else None
@@ -229,7 +285,7 @@ class Analyzer:
             if source is None:
                 source = read_source(path)
                 if source is None:
-                    return unreadable(display)
+                    return None
             facts = self._indexed_facts(index, key, source)
             if facts is not index.files.get(key):
                 index = index.with_file(facts)
@@ -245,13 +301,38 @@ class Analyzer:
             else:
                 source = read_source(path) if source is None else source
                 if source is None:
-                    return unreadable(display)
+                    return None
                 facts = cached_facts(kind, key, source, facts.digest, self._cache(index.root), facts)
         if facts.error:
-            return [Finding(display, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
+            return [Finding(key, 1, 0, UNANALYSED, f"stale-state could not analyse this file: {facts.error}")]
         with collector_paused():  # the index's tables a rule makes on the way are many objects and no cycle
-            found = [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]
-        return sorted(displayed(finding, facts.path, display) for finding in found)
+            return [finding for rule in RULES for finding in rule.check(facts, index, self.settings)]
+
+    def _remembering(self, path: Path) -> FactsCache | None:
+        """The cache to remember the file's findings in (`memo`), where this run checks a file whose package's
+        index it has not built: flake8 given one file on stdin. A run that built the index (a whole package's,
+        an editor's) checks against it, edits included."""
+        roots = self.package_key(path)
+        if roots in self._indexes or not (self.settings.use_cache and self.settings.package_entries) or disabled():
+            return None
+        cache = self._cache(roots[0])
+        return cache if cache.folder is not None else None
+
+    def _inputs_key(self, path: Path, key: str, source: str | bytes) -> tuple[str | None, int]:
+        """`memo.inputs_key` of the file's content, in its package and project as they are on the disk; and
+        when their statuses were taken."""
+        roots = self.package_key(path)
+        since = time.time_ns()
+        statuses = [(real, file_status(name)) for folder, recursive in self._package_folders(roots)
+                    for name, real in self._names(folder, recursive)]
+        statuses += [(str(page), file_status(page)) for page in self._pages(roots[0])]
+        encoded = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
+        return memo.inputs_key(self.settings, self.environment, key, source_digest(encoded), statuses, since), since
+
+    def _finder(self, path: Path) -> ModuleFinder:
+        """A finder of the package's bases in the environment, to ask again what the findings were made from."""
+        roots = self.package_key(path)
+        return ModuleFinder(self.environment, own_modules(roots, self._package_names(roots)))
 
     def update(self, path: Path, source: str | bytes | None = None) -> bool:
         """Take one file's new content into its package's index, if that index is built; True if it changed.
@@ -286,7 +367,7 @@ def unreadable(display: str) -> list[Finding]:
     return [Finding(display, 1, 0, UNANALYSED, "stale-state could not read this file")]
 
 
-def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
+def own_modules(roots: tuple[Path, ...], files: Collection[str]) -> set[str]:
     """The top-level module names the package's files are imported by: a package's own name; in a folder
     without `__init__.py`, its modules' and subfolders' names, but for a subfolder without `__init__.py`
     named like a module of the standard library (a `tests/logging/` of test files): Python finds such a
@@ -296,7 +377,8 @@ def own_modules(roots: tuple[Path, ...], files: Iterable[Path]) -> set[str]:
         if is_package(root):
             names.add(root.name)
             continue
-        entries = {path.relative_to(root).parts[0] for path in files if path.is_relative_to(root)}
+        inside = os.path.join(root, "")
+        entries = {path[len(inside):].split(os.sep)[0] for path in files if path.startswith(inside)}
         names.update(entry.removesuffix(".py") for entry in entries
                      if entry.endswith(".py") or entry not in sys.stdlib_module_names or is_package(root / entry))
     return names

@@ -915,6 +915,12 @@ def file_status(path: Path) -> list[int] | None:
     return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
 
 
+def trusted(status: list[int] | None, since: int) -> bool:
+    """A file's status says whether its content changed since: it is there, and it changed at least
+    `RACY_NANOSECONDS` before `since` (nanoseconds of `time.time_ns()`), so a later change will show."""
+    return status is not None and max(status[1], status[2]) < since - RACY_NANOSECONDS
+
+
 def _recorded(record: object, status: list[int] | None, path: str, kind: FactsKind) -> FileFacts | None:
     """The facts a package entry recorded of a file, if its status is the one recorded."""
     if status is None or not isinstance(record, list) or len(record) != 3 or record[0] != status:
@@ -949,8 +955,7 @@ def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: Fact
             entry[path] = recorded[path]
         elif facts.error is None:  # a failure is retried next run
             status = statuses[path]
-            trusted = status is not None and max(status[1], status[2]) < started - RACY_NANOSECONDS
-            entry[path] = [status if trusted else None, facts.digest, facts.to_data()]
+            entry[path] = [status if trusted(status, started) else None, facts.digest, facts.to_data()]
     if entry.keys() != recorded.keys() or len(known) < len(entry):
         cache.store_package(name, kind.key, entry)
     return gathered

@@ -89,7 +89,9 @@ class ModuleFinder:
         self.own = frozenset(own)
         self.modules = modules or {}
         self.packages = {facts.path: package for facts, package in self.modules.values()}
-        self._installed: dict[str, bool] = {}  # top-level module -> in the environment: each a folder listing
+        # what the environment answered, each asked once: a folder listing, a file looked for
+        self.installed: dict[str, bool] = {}  # top-level module of a library -> installed
+        self.sources: dict[str, Path | None] = {}  # module of a library or of the standard library -> its source
 
     def outside(self, qualified: str) -> str | None:
         """A base as the library that defines it names it: one the package names through a module of its own
@@ -171,9 +173,11 @@ class ModuleFinder:
         top = module.split(".")[0]
         if top in self.own:
             return None
-        if top in sys.stdlib_module_names:
-            return source_in([self.environment.stdlib or STDLIB], module)
-        return source_in(self.environment.library_folders, module)
+        if module not in self.sources:
+            stdlib = top in sys.stdlib_module_names
+            folders = [self.environment.stdlib or STDLIB] if stdlib else self.environment.library_folders
+            self.sources[module] = source_in(folders, module)
+        return self.sources[module]
 
     def has(self, module: str) -> bool:
         """Some form of the top-level module of `module` is in the package, the standard library or the
@@ -181,9 +185,9 @@ class ModuleFinder:
         top = module.lstrip(".").split(".")[0]
         if not top or module.startswith(".") or top in self.own or top in sys.stdlib_module_names:
             return bool(top)
-        if top not in self._installed:
-            self._installed[top] = is_installed(self.environment.library_folders, top)
-        return self._installed[top]
+        if top not in self.installed:
+            self.installed[top] = is_installed(self.environment.library_folders, top)
+        return self.installed[top]
 
     def fallback_of(self, facts: FileFacts) -> Callable[[str], str | None]:
         """For `qualified_name`: the fallback binding of a name whose import cannot succeed here and whose

@@ -50,8 +50,14 @@ def python_files(root: Path, recursive: bool = True) -> list[Path]:
 
 def listed_files(root: Path, recursive: bool = True) -> list[tuple[Path, Path]]:
     """`python_files` with the real path of each: the listing knows it, so no file is resolved again."""
+    return [(Path(path), Path(real)) for path, real in listed_names(root, recursive)]
+
+
+def listed_names(root: Path, recursive: bool = True) -> list[tuple[str, str]]:
+    """`listed_files` as text, where no path is worked with beyond its status: a path object each is a good
+    part of the listing's time."""
     if not recursive:
-        return [(p, real_path(p)) for p in sorted(root.glob("*.py")) if p.is_file()]
+        return [(str(p), os.path.realpath(p)) for p in sorted(root.glob("*.py")) if p.is_file()]
     top = os.path.realpath(root)
     inside = top if top.endswith(os.sep) else top + os.sep
     found: dict[str, str] = {}  # real path -> path under root, the first met in a top-down walk
@@ -88,7 +94,7 @@ def listed_files(root: Path, recursive: bool = True) -> list[tuple[Path, Path]]:
         for name in sorted(folders, reverse=True):  # popped in name order: os.walk's
             pending.append((os.path.join(folder, name), os.path.join(real_folder, name)))
     listed = sorted(found.items(), key=lambda item: os.path.normcase(item[1]).split(os.sep))  # as Paths sort
-    return [(Path(path), Path(real)) for real, path in listed]
+    return [(path, real) for real, path in listed]
 
 
 # The pages of a project's documentation, in the folders projects keep them in, and the pages beside its

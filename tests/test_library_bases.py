@@ -491,16 +491,16 @@ def test_the_package_own_modules_by_top_level_name(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "scripts" / "tools").mkdir(parents=True)
-    loose = [tmp_path / "scripts" / "helper.py", tmp_path / "scripts" / "tools" / "run.py"]
-    assert own_modules((tmp_path / "pkg",), [tmp_path / "pkg" / "__init__.py"]) == {"pkg"}
+    loose = [str(tmp_path / "scripts" / "helper.py"), str(tmp_path / "scripts" / "tools" / "run.py")]
+    assert own_modules((tmp_path / "pkg",), [str(tmp_path / "pkg" / "__init__.py")]) == {"pkg"}
     assert own_modules((tmp_path / "scripts",), loose) == {"helper", "tools"}
     # a folder of tests named like a module of the standard library is no module, but a package of that name
     # or a module file would be found before the standard library's
     (tmp_path / "tests" / "logging").mkdir(parents=True)
     (tmp_path / "tests" / "json").mkdir(parents=True)
     (tmp_path / "tests" / "json" / "__init__.py").write_text("")
-    tests = [tmp_path / "tests" / "logging" / "test_handlers.py", tmp_path / "tests" / "json" / "__init__.py",
-             tmp_path / "tests" / "csv.py"]
+    tests = [str(tmp_path / "tests" / "logging" / "test_handlers.py"), str(tmp_path / "tests" / "json" / "__init__.py"),
+             str(tmp_path / "tests" / "csv.py")]
     assert own_modules((tmp_path / "tests",), tests) == {"json", "csv"}
 
 

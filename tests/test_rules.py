@@ -83,7 +83,7 @@ LAYERS = (
     {"codec", "scope", "settings", "package", "excerpt", "findings", "hint", "comments", "gitbase", "__init__"},
     {"facts"},  # what the checks read of a file
     {"summary", "cst_facts"},  # the two traversals that make facts
-    {"cache", "environment", "library_bases", "homonyms", "index"},  # the package index
+    {"cache", "environment", "library_bases", "homonyms", "index", "memo"},  # the package index, findings remembered
     {"rule", "checks"},  # the rules
     {"engine", "edits"},  # package -> index -> rules -> findings
     {"formats", "sarif", "baseline", "config", "cli", "plugin", "lsp", "__main__"},  # the front ends
