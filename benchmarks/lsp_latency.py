@@ -8,7 +8,8 @@ which indexes the package, then changes the buffer `--runs` times for each kind 
 time for the diagnostics of that version; then the same with pipe/engine.py (1,400 lines). The latency includes
 the server's pause after a change (DEBOUNCE_SECONDS); the analysis is what is left. Targets: under 100 ms on
 module.py, under 200 ms on engine.py. Memory is read from /proc (Linux) once the package is indexed and again at
-the end.
+the end. The server runs in the workspace folder, with the code PYTHONPATH names first where it names one (to
+measure another version: a `git worktree` of it on PYTHONPATH).
 """
 
 from __future__ import annotations
@@ -31,10 +32,20 @@ from corpora import sdist  # noqa: E402
 from flake8_stale_state.lsp import DEBOUNCE_SECONDS  # noqa: E402
 
 MODULES = ("deepspeed/runtime/pipe/module.py", "deepspeed/runtime/pipe/engine.py")
-# Each edit makes content no cache has seen, as typing does. A comment leaves the file's facts as they were, and
-# the server keeps what it worked out from the package; lines added above move every fact of the file, and the
-# package's lookups are made again, as after most edits of code.
+
+
+def typed_on_a_line(text: str, version: int) -> str:
+    """Text typed at the end of the line of the file's last `return`, as a comment so that the code stays valid."""
+    end = text.index("\n", text.rindex("return "))
+    return text[:end] + f"  # edit {version} {time.time_ns()}" + text[end:]
+
+
+# Each edit makes content no cache has seen, as typing does. Text typed within a line moves no other line: the
+# file's facts stay, and where the line is none that SS102 or SS103 look at, so does what libcst found. A comment
+# added at the end leaves the facts too, but it is part of what libcst parses. Lines added above move every
+# fact of the file, and the package's lookups are made again, as after most edits of code.
 EDITS: dict[str, Callable[[str, int], str]] = {
+    "text typed on a line": typed_on_a_line,
     "a comment added at the end": lambda text, version: text + f"\n# edit {version} {time.time_ns()}\n",
     "lines added at the top": lambda text, version: f"# edit {time.time_ns()}\n" * version + text,
 }
@@ -67,7 +78,9 @@ async def measure(tree: Path, runs: int, cache_dir: Path) -> None:
     # byte-code written and read, as in users' installs
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env["STALE_STATE_CACHE_DIR"] = str(cache_dir)
-    await client.start_io(sys.executable, "-m", "flake8_stale_state", "lsp", env=env)
+    # in the workspace, as an editor starts it: `-m` looks in the folder it starts in first, and a repository's
+    # would shadow the version PYTHONPATH names
+    await client.start_io(sys.executable, "-m", "flake8_stale_state", "lsp", env=env, cwd=tree)
     pid = client._server.pid  # the server process, for its memory
     await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
                                                          root_uri=tree.as_uri()))

@@ -190,7 +190,7 @@ class FileFacts:
             "returns": self.returns,
             "aliases": {k: sorted(v) for k, v in self.aliases.items()},
             "classes": {k: list(v) for k, v in self.classes.items()},
-            "checks": {code: encode(value) for code, value in self.checks.items()},
+            "checks": self.checks_to_data(self.checks),
             "signals": encode(self.signals),
             "documented": sorted(self.documented),
             "imports": self.imports,
@@ -202,6 +202,14 @@ class FileFacts:
             "whole_parameters": self.whole_parameters,
             "error": self.error,
         }
+
+    @staticmethod
+    def checks_to_data(checks: Mapping[str, Any]) -> dict[str, Any]:
+        return {code: encode(value) for code, value in checks.items()}
+
+    @staticmethod
+    def checks_from_data(data: Mapping[str, Any], facts_types: Mapping[str, type]) -> dict[str, Any]:
+        return {code: decode(facts_types[code], value) for code, value in data.items()}
 
     @classmethod
     def from_data(cls, path: str, data: dict[str, Any], facts_types: Mapping[str, type]) -> FileFacts:
@@ -217,7 +225,7 @@ class FileFacts:
             returns=data["returns"],
             aliases={k: set(v) for k, v in data["aliases"].items()},
             classes={k: ClassInfo._make(v) for k, v in data["classes"].items()},
-            checks={code: decode(facts_types[code], value) for code, value in data["checks"].items()},
+            checks=cls.checks_from_data(data["checks"], facts_types),
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),
             imports=data["imports"],

@@ -11,12 +11,12 @@ import importlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set as AbstractSet
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
@@ -49,6 +49,7 @@ T = TypeVar("T")
 
 # bases that give their subclasses no instance attributes
 NEUTRAL_BASES = {"object", "ABC", "Generic", "Protocol", "type"}
+NAMES_NO_CLASS: frozenset[str] = frozenset()  # a return annotation naming no class: one for the thousands of them
 BESIDE_LINES = 5  # writes this many lines apart in one list of statements stand side by side
 
 PARALLEL_THRESHOLD = 32  # below this, starting processes costs more than it saves
@@ -80,12 +81,14 @@ def per_argument(method: Callable) -> Callable:
 def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
                     children: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Each class's own set joined with those of its bases, transitively (bases by short name): each class that
-    has a set of its own hands it down to all its descendants (`children`: `bases` the other way round)."""
-    result = {cls: set(own.get(cls, ())) for cls in {*own, *bases}}
+    has a set of its own hands it down to all its descendants (`children`: `bases` the other way round). A class
+    with an empty set has no entry: most classes of a package have none, and an empty set each was a tenth of
+    the index's tables."""
+    result: dict[str, set[str]] = {}
     for cls, values in own.items():
         if values:
             for descendant in closure(cls, children):
-                result[descendant] |= values
+                result.setdefault(descendant, set()).update(values)
     return result
 
 
@@ -429,7 +432,7 @@ class PackageIndex:
         for related in self.related(cls):
             found = made.get((related, attribute), set())
             returned = self._returns.get((related, attribute))
-            if found is None or returned == set():
+            if found is None or returned == NAMES_NO_CLASS:
                 return None
             classes |= found | (returned or set())
         return classes or None
@@ -440,7 +443,7 @@ class PackageIndex:
         return bool(classes) and all(made in self.package_classes for made in classes)
 
     @cached_property
-    def _returns(self) -> dict[tuple[str, str], set[str]]:
+    def _returns(self) -> dict[tuple[str, str], AbstractSet[str]]:
         """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
         none: `def engine(self) -> Engine`, `@property def conn(self) -> Connection`."""
         returns: dict[tuple[str, str], set[str]] = {}
@@ -448,7 +451,8 @@ class PackageIndex:
             for cls, methods in facts.returns.items():
                 for key, classes in methods.items():
                     known = returns.get((cls, key))
-                    returns[(cls, key)] = set() if known == set() or not classes else {*(known or ()), *classes}
+                    returns[(cls, key)] = NAMES_NO_CLASS if known == NAMES_NO_CLASS or not classes \
+                        else {*(known or ()), *classes}
         return returns
 
     @property
@@ -731,12 +735,14 @@ def read_source(path: Path) -> bytes | None:
         return None
 
 
-def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None) -> FileFacts:
+def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None,
+             cache: FactsCache | None = None) -> FileFacts:
     """Facts of a kind, made anew (from `summary`, the source's, where it is made already). libcst's, what
     findings and fixes are made of, are the `ast` summary of the whole file with the checks' own facts, of the
     excerpt holding the kind's lines where it names some (an excerpt libcst rejects says nothing of the file:
-    then of the whole file), else of the whole file. Where `ast` cannot summarise the file, libcst's tree
-    makes the summary too, a summary's kind included."""
+    then of the whole file), else of the whole file; the checks' facts of an excerpt `cache` knows are taken
+    from it (`excerpt_checks`). Where `ast` cannot summarise the file, libcst's tree makes the summary too, a
+    summary's kind included."""
     from flake8_stale_state.summary import documentation_summary, parsed_summary  # a warm run summarises none
 
     if kind.documentation:
@@ -746,15 +752,48 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
         summary, tree = parsed_summary(path, source)
     if not kind.libcst and summary.error is None:
         return summary
+    part = excerpt_of(source, tree, kind.lines) if kind.lines and summary.error is None else None
+    del tree  # Python's tree is not kept beside libcst's
+    checks = ExcerptChecks(cache, kind, part) if part is not None else None
+    known = checks.load() if checks is not None else None
+    if known is not None:
+        return replace(summary, path=path, checks=known)
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
 
     collectors = {c.code: c.collector() for c in kind.collecting}
     if summary.error is not None:
         return collect_facts(path, source, collectors)
-    part = excerpt_of(source, tree, kind.lines) if kind.lines else None
-    del tree  # Python's tree is not kept beside libcst's
     facts = collect_facts(path, part, collectors, summary) if part is not None else None
-    return facts if facts is not None and facts.error is None else collect_facts(path, source, collectors, summary)
+    if facts is None or facts.error is not None:
+        return collect_facts(path, source, collectors, summary)
+    if checks is not None:
+        checks.store(facts.checks)
+    return facts
+
+
+class ExcerptChecks:
+    """The checks' own facts of an excerpt, in the cache by the excerpt's content and the collectors that made
+    them. An excerpt keeps its lines' numbers and text, and the collectors see nothing else of the file: where
+    an edit leaves the excerpt as it was (a line changed elsewhere, lines added below it), libcst has nothing
+    new to parse, and is not loaded."""
+
+    def __init__(self, cache: FactsCache | None, kind: FactsKind, part: bytes | str) -> None:
+        self.cache = cache
+        self.kind = kind
+        text = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        codes = ",".join(sorted(c.code for c in kind.collecting))
+        self.key = entry_key(source_digest(text), f"excerpt:{codes}")
+
+    def load(self) -> dict[str, Any] | None:
+        data = self.cache.load_entry(self.key) if self.cache is not None else None
+        try:
+            return None if data is None else FileFacts.checks_from_data(data["checks"], self.kind.facts_types)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def store(self, checks: dict[str, Any]) -> None:
+        if self.cache is not None:
+            self.cache.store_entry(self.key, {"checks": FileFacts.checks_to_data(checks)})
 
 
 def excerpt_of(source: bytes | str, tree: ast.Module | None, lines: Collection[int]) -> bytes | str | None:
@@ -801,14 +840,17 @@ def _made(cache: FactsCache, kind: FactsKind, digest: str, facts: FileFacts) -> 
 def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, cache: FactsCache,
                  summary: FileFacts | None = None) -> FileFacts:
     """Facts of one source, from the cache when it knows them (`summary`: the source's, where made already)."""
-    return _cached(cache, kind, path, digest) or _made(cache, kind, digest, facts_of(kind, path, source, summary))
+    known = _cached(cache, kind, path, digest)
+    return known or _made(cache, kind, digest, facts_of(kind, path, source, summary, cache))
 
 
 def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
     """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
     the file cannot be read."""
     source = read_source(Path(path))
-    return None if source is None else _made(cache, kind, source_digest(source), facts_of(kind, key_path, source))
+    if source is None:
+        return None
+    return _made(cache, kind, source_digest(source), facts_of(kind, key_path, source, cache=cache))
 
 
 @contextmanager

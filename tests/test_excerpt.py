@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from dataclasses import replace
 
 import hypothesmith
 import pytest
@@ -159,3 +160,60 @@ def test_positions_are_not_resolved_unless_a_collector_asks_for_them(monkeypatch
     assert resolved == []
     full_facts("m.py", source, codes=["SS103"])
     assert resolved  # SS103's collector reports spans
+
+
+def counting_collections(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths libcst's collectors are run on from now on."""
+    from flake8_stale_state import cst_facts
+
+    collected: list[str] = []
+    collect = cst_facts.collect_facts
+    monkeypatch.setattr(cst_facts, "collect_facts",
+                        lambda path, *rest: collected.append(path) or collect(path, *rest))
+    return collected
+
+
+def edited_line(source: str, line: int) -> str:
+    """`source` with text typed at the end of `line` (a comment: the code stays valid)."""
+    lines = source.splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].rstrip("\r\n") + "  # edited\n"
+    return "".join(lines)
+
+
+EDITED = [path for path in SOURCES if len({w.line for w in summarize(str(path), path.read_bytes()).writes}) > 1][:30]
+
+
+@pytest.mark.parametrize("path", EDITED, ids=[str(p.relative_to(REPO)) for p in EDITED])
+def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, tmp_path, monkeypatch):
+    """An edit that leaves the excerpt as it was (text typed on a line libcst need not see) takes the checks'
+    facts from the cache, without libcst: those libcst makes of the edited file. An edit of a line the excerpt
+    keeps makes them anew."""
+    from flake8_stale_state.cache import FactsCache
+
+    source = path.read_text(encoding="utf-8")
+    lines = sorted({write.line for write in summarize(str(path), source).writes})
+    wanted = lines[:1]
+    kind = libcst_kind(RULES, wanted)
+    cache = FactsCache(tmp_path)
+    collected = counting_collections(monkeypatch)
+    made = facts_of(kind, str(path), source, cache=cache)
+    assert collected == [str(path)]
+
+    kept = excerpt(source, ast.parse(source), wanted)
+    away = next(line for line in reversed(lines)
+                if excerpt(edited := edited_line(source, line), ast.parse(edited), wanted) == kept)
+    unrelated = edited_line(source, away)
+    recalled = facts_of(kind, str(path), unrelated, cache=cache)
+    assert collected == [str(path)]  # libcst saw nothing new
+    assert recalled == replace(summarize(str(path), unrelated), checks=made.checks)
+    assert recalled.checks == facts_of(kind, str(path), unrelated).checks  # without the cache
+
+    one_rule = libcst_kind(RULES[1:2], wanted)  # the same excerpt, another set of collectors: their own facts
+    assert facts_of(one_rule, str(path), source, cache=cache).checks.keys() == {RULES[1].code}
+    assert facts_of(kind, str(path), source, cache=cache).checks == made.checks
+
+    related = edited_line(source, wanted[0])
+    collected.clear()
+    changed = facts_of(kind, str(path), related, cache=cache)
+    assert collected == [str(path)]
+    assert changed.checks == facts_of(kind, str(path), related).checks

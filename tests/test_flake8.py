@@ -116,10 +116,10 @@ from flake8_stale_state import index
 original_facts_of = index.facts_of
 
 
-def counted_facts_of(kind, path, source, *summary):
+def counted_facts_of(kind, path, source, *rest, **named):
     with open(os.environ["FACTS_LOG"], "a") as log:
         log.write(f"{multiprocessing.current_process().name} {'libcst' if kind.libcst else 'summary'} {path}\\n")
-    return original_facts_of(kind, path, source, *summary)
+    return original_facts_of(kind, path, source, *rest, **named)
 
 
 index.facts_of = counted_facts_of
