@@ -82,8 +82,7 @@ def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
                     children: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Each class's own set joined with those of its bases, transitively (bases by short name): each class that
     has a set of its own hands it down to all its descendants (`children`: `bases` the other way round). A class
-    with an empty set has no entry: most classes of a package have none, and an empty set each was a tenth of
-    the index's tables."""
+    whose set is empty has no entry: most classes of a package have none, and thousands of empty sets weigh."""
     result: dict[str, set[str]] = {}
     for cls, values in own.items():
         if values:
@@ -446,7 +445,7 @@ class PackageIndex:
     def _returns(self) -> dict[tuple[str, str], AbstractSet[str]]:
         """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
         none: `def engine(self) -> Engine`, `@property def conn(self) -> Connection`."""
-        returns: dict[tuple[str, str], set[str]] = {}
+        returns: dict[tuple[str, str], AbstractSet[str]] = {}
         for facts in self.keyed_files.values():
             for cls, methods in facts.returns.items():
                 for key, classes in methods.items():
@@ -741,7 +740,7 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     findings and fixes are made of, are the `ast` summary of the whole file with the checks' own facts, of the
     excerpt holding the kind's lines where it names some (an excerpt libcst rejects says nothing of the file:
     then of the whole file), else of the whole file; the checks' facts of an excerpt `cache` knows are taken
-    from it (`excerpt_checks`). Where `ast` cannot summarise the file, libcst's tree makes the summary too, a
+    from it (`ExcerptChecks`). Where `ast` cannot summarise the file, libcst's tree makes the summary too, a
     summary's kind included."""
     from flake8_stale_state.summary import documentation_summary, parsed_summary  # a warm run summarises none
 
