@@ -784,11 +784,13 @@ class ExcerptChecks:
         self.key = entry_key(source_digest(text), f"excerpt:{codes}")
 
     def load(self) -> dict[str, Any] | None:
+        """The facts stored, if there are some of every collector's."""
         data = self.cache.load_entry(self.key) if self.cache is not None else None
         try:
-            return None if data is None else FileFacts.checks_from_data(data["checks"], self.kind.facts_types)
+            checks = None if data is None else FileFacts.checks_from_data(data["checks"], self.kind.facts_types)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+        return checks if checks is not None and checks.keys() == self.kind.facts_types.keys() else None
 
     def store(self, checks: dict[str, Any]) -> None:
         if self.cache is not None:

@@ -217,3 +217,19 @@ def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, t
     changed = facts_of(kind, str(path), related, cache=cache)
     assert collected == [str(path)]
     assert changed.checks == facts_of(kind, str(path), related).checks
+
+
+@pytest.mark.parametrize("damage", ["not json", '{"key": "%s", "checks": {"SS102": 3}}', '{"key": "%s"}',
+                                    '{"key": "%s", "checks": {}}'])  # the last: no collector's facts
+def test_a_damaged_excerpt_entry_is_made_again(tmp_path, monkeypatch, damage):
+    from flake8_stale_state.cache import FactsCache
+
+    path = EDITED[0]
+    source = path.read_text(encoding="utf-8")
+    kind = libcst_kind(RULES, sorted({write.line for write in summarize(str(path), source).writes})[:1])
+    made = facts_of(kind, str(path), source, cache=FactsCache(tmp_path))
+    (entry,) = [entry for entry in tmp_path.rglob("*.json") if '"checks"' in entry.read_text()]
+    entry.write_text(damage % entry.stem if "%s" in damage else damage)
+    collected = counting_collections(monkeypatch)
+    assert facts_of(kind, str(path), source, cache=FactsCache(tmp_path)) == made
+    assert collected == [str(path)]

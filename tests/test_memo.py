@@ -168,3 +168,19 @@ def test_flake8_on_stdin_says_the_same_from_what_it_remembers(project):
     again = flake8_stdin(project, source)
     assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
     assert sorted((project / "cache").rglob("*.json")) == remembered  # nothing made anew
+
+
+@pytest.mark.parametrize("damage", [
+    "not json",
+    '{"key": "%s", "findings": [], "installed": [], "sources": {}, "missing": []}',  # installed: not a mapping
+    '{"key": "%s", "findings": [[1, 2]], "installed": {}, "sources": {}, "missing": []}',  # no finding's shape
+    '{"key": "%s", "findings": [], "installed": {}, "sources": {}}',  # a part missing
+])
+def test_a_damaged_entry_is_made_again(project, settled, damage):
+    """An entry that cannot be read as remembered findings counts as none: the findings are made again."""
+    first = check_alone(settings(project))
+    remembered = [entry for entry in (project / "cache").rglob("*.json") if '"findings"' in entry.read_text()]
+    assert len(remembered) == 1
+    remembered[0].write_text(damage % remembered[0].stem if "%s" in damage else damage)
+    assert check_alone(settings(project)) == first  # made again: the index built
+    assert check_alone(settings(project)) == (first[0], first[1], False)  # and remembered anew
