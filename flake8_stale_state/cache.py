@@ -22,8 +22,9 @@ PROJECT_MARKERS = ("setup.cfg", "pyproject.toml", "tox.ini", ".flake8", ".git")
 PACKAGE = "package:"  # keys package entries apart from the content digests that key each file's
 
 
-def source_digest(source: bytes) -> str:
-    return hashlib.sha256(source).hexdigest()
+def source_digest(source: str | bytes) -> str:
+    """The content key of a source: its bytes, or an editor's text as the file would hold it."""
+    return hashlib.sha256(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source).hexdigest()
 
 
 @functools.cache

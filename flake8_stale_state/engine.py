@@ -128,9 +128,12 @@ class Analyzer:
         # a package is read whole; a loose folder (no `__init__.py`) only for its own files
         return [(roots[0], is_package(roots[0]))]
 
+    def _package_listing(self, roots: tuple[Path, ...]) -> list[tuple[str, str]]:
+        """The package's files as text, each with its real path."""
+        return [named for folder, recursive in self._package_folders(roots) for named in self._names(folder, recursive)]
+
     def _package_names(self, roots: tuple[Path, ...]) -> list[str]:
-        return [name for folder, recursive in self._package_folders(roots)
-                for name, _ in self._names(folder, recursive)]
+        return [name for name, _ in self._package_listing(roots)]
 
     def _package_files(self, roots: tuple[Path, ...]) -> list[Path]:
         return [file for folder, recursive in self._package_folders(roots)
@@ -192,7 +195,7 @@ class Analyzer:
 
     def _indexed_facts(self, index: PackageIndex, key: str, source: str | bytes) -> FileFacts:
         """The index's facts of the file if they were made from this very source, else fresh ones."""
-        digest = source_digest(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
+        digest = source_digest(source)
         known = index.files.get(key)
         if known is not None and known.digest == digest:
             return known
@@ -323,11 +326,9 @@ class Analyzer:
         when their statuses were taken."""
         roots = self.package_key(path)
         since = time.time_ns()
-        statuses = [(real, file_status(name)) for folder, recursive in self._package_folders(roots)
-                    for name, real in self._names(folder, recursive)]
+        statuses = [(real, file_status(name)) for name, real in self._package_listing(roots)]
         statuses += [(str(page), file_status(page)) for page in self._pages(roots[0])]
-        encoded = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
-        return memo.inputs_key(self.settings, self.environment, key, source_digest(encoded), statuses, since), since
+        return memo.inputs_key(self.settings, self.environment, key, source_digest(source), statuses, since), since
 
     def _finder(self, path: Path) -> ModuleFinder:
         """A finder of the package's bases in the environment, to ask again what the findings were made from."""

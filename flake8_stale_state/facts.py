@@ -128,9 +128,13 @@ class FactsKind:
         """Its part of the cache key."""
         if self.documentation:
             return "documentation"
-        codes = ",".join(sorted(c.code for c in self.collecting))
         lines = ",".join(map(str, self.lines))
-        return f"{'full' if self.libcst else 'summary'}:{codes}@{lines}"
+        return f"{'full' if self.libcst else 'summary'}:{self.codes}@{lines}"
+
+    @cached_property
+    def codes(self) -> str:
+        """The codes of the collectors, in order."""
+        return ",".join(sorted(c.code for c in self.collecting))
 
     @cached_property
     def facts_types(self) -> dict[str, type]:

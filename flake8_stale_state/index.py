@@ -779,9 +779,7 @@ class ExcerptChecks:
     def __init__(self, cache: FactsCache | None, kind: FactsKind, part: bytes | str) -> None:
         self.cache = cache
         self.kind = kind
-        text = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
-        codes = ",".join(sorted(c.code for c in kind.collecting))
-        self.key = entry_key(source_digest(text), f"excerpt:{codes}")
+        self.key = entry_key(source_digest(part), f"excerpt:{kind.codes}")
 
     def load(self) -> dict[str, Any] | None:
         """The facts stored, if there are some of every collector's."""
