@@ -31,12 +31,13 @@ from flake8_stale_state.settings import Settings
 def summary_kind() -> FactsKind:
     """The package index's facts: the `ast` summary, or libcst's with every rule's collector where `ast` cannot
     parse the file."""
-    return FactsKind(libcst=False, collecting=tuple(rule.collecting for rule in RULES if rule.collecting))
+    return FactsKind(full=False, collecting=tuple(rule.collecting for rule in RULES if rule.collecting))
 
 
-def libcst_kind(rules: Iterable[Rule] = (), lines: Iterable[int] = ()) -> FactsKind:
-    """libcst's facts with the collectors of `rules`, of the excerpt holding `lines` (none: the whole file)."""
-    return FactsKind(libcst=True, collecting=tuple(rule.collecting for rule in rules if rule.collecting),
+def checks_kind(rules: Iterable[Rule] = (), lines: Iterable[int] = ()) -> FactsKind:
+    """The summary with the checks' own facts, made by the collectors of `rules` of the excerpt holding `lines`
+    (none: the whole file)."""
+    return FactsKind(full=True, collecting=tuple(rule.collecting for rule in rules if rule.collecting),
                      lines=tuple(sorted(lines)))
 
 
@@ -50,10 +51,10 @@ class Analyzer:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.roots = tuple(root.resolve() for root in settings.roots)
-        self.index_kind = summary_kind() if settings.prepass else libcst_kind(RULES)
+        self.index_kind = summary_kind() if settings.prepass else checks_kind(RULES)
         self._indexes: dict[tuple[Path, ...], PackageIndex] = {}
         self._caches: dict[Path, FactsCache] = {}
-        self._full: dict[str, FileFacts] = {}  # libcst facts made ahead by `prepare`, by resolved path
+        self._full: dict[str, FileFacts] = {}  # full facts made ahead by `prepare`, by resolved path
         self._from_disk: set[str] = set()  # resolved paths whose index facts were made or checked from the disk
         self._kinds: dict[str, tuple[FileFacts, PackageIndex, FactsKind | None]] = {}  # `_needed_kind`'s, by path
         self._packages: dict[Path, tuple[tuple[Path, ...], str]] = {}  # by resolved folder
@@ -202,12 +203,12 @@ class Analyzer:
         return cached_facts(self.index_kind, key, source, digest, self._cache(index.root))
 
     def _full_kind(self, summary: FileFacts, index: PackageIndex) -> FactsKind | None:
-        """The libcst facts a file needs, by its summary: with the collectors of the rules that may report on
+        """The full facts a file needs, by its summary: with the collectors of the rules that may report on
         it (of every rule where the summary failed), of only the lines those collectors ask for where each of
         them can tell (the facts hold the summary of the whole file, all the other rules read); the summary's
         own kind where those rules collect nothing of their own; None where no rule can report."""
         if summary.error is not None:
-            return libcst_kind(RULES)
+            return checks_kind(RULES)
         rules = [rule for rule in RULES if rule.may_report is None or rule.may_report(summary, index, self.settings)]
         if not rules:
             return None
@@ -217,7 +218,7 @@ class Analyzer:
         lines: set[int] = set()
         if all(rule.lines_needed is not None for rule in collecting):
             lines = set().union(*(rule.lines_needed(summary, index, self.settings) for rule in collecting))
-        return libcst_kind(rules, lines)
+        return checks_kind(rules, lines)
 
     def _needed_kind(self, key: str, facts: FileFacts, index: PackageIndex) -> FactsKind | None:
         """`_full_kind`, once per file of a run: `prepare` asks it of every file, and `check` again."""
@@ -228,18 +229,19 @@ class Analyzer:
         return known[2]
 
     def prepare(self, paths: Iterable[Path]) -> None:
-        """Build the indexes of `paths`' packages, then the libcst facts of those files a check may report on,
+        """Build the indexes of `paths`' packages, then the full facts of those files a check may report on,
         all at once and in parallel, rather than one by one as `check` would."""
         with Workers() as workers:  # one pool for every batch of the run
-            if self.index_kind.libcst:
+            if self.index_kind.full:
                 for path in paths:
                     self.index_for(path, workers)
                 return
             paths = list(paths)
             for path in paths:
                 self.index_for(path, workers)
-            workers.preload("libcst")  # while the main process finds what to parse with it
             wanted: dict[Path, dict[Path, FactsKind]] = {}  # package root -> file -> kind of facts
+            summaries: dict[str, FileFacts] = {}  # of the wanted files, by resolved path
+            preloading = True
             for path in paths:
                 index = self.index_for(path)
                 key = str(self._real(path))
@@ -247,8 +249,12 @@ class Analyzer:
                 kind = self._needed_kind(key, facts, index) if facts is not None else None
                 if kind not in (None, self.index_kind):
                     wanted.setdefault(index.root, {})[path] = kind
+                    summaries[key] = facts
+                    if preloading and kind.reading_libcst:
+                        workers.preload("libcst")  # while the main process finds what else to parse with it
+                        preloading = False
             for root, kinds in wanted.items():
-                self._full.update(gather_facts(kinds, self._cache(root), self._real, workers))
+                self._full.update(gather_facts(kinds, self._cache(root), self._real, workers, summaries))
             gc.freeze()  # as `index_for` does: these facts serve the whole run
 
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
@@ -292,7 +298,7 @@ class Analyzer:
             facts = self._indexed_facts(index, key, source)
             if facts is not index.files.get(key):
                 index = index.with_file(facts)
-        if not self.index_kind.libcst:
+        if not self.index_kind.full:
             kind = self._needed_kind(key, facts, index)
             if kind is None:
                 return []

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from flake8_stale_state.codec import decode, encode
 from flake8_stale_state.scope import Scope
@@ -104,21 +104,26 @@ def spanned_lines(spans: Iterable[tuple[int, int]]) -> set[int]:
 
 @dataclass(frozen=True)
 class Collecting:
-    """A check's own libcst facts: its collector class, loaded only when a file is parsed (a run served from the
-    cache never imports libcst), and the frozen dataclass the collector returns, for the cache's codec."""
+    """A check's own facts of a file, beyond the summary: its collector, loaded only when a file is parsed (a run
+    served from the cache never imports libcst), the syntax tree it reads, and the frozen dataclass it returns,
+    for the cache's codec. A libcst collector is a `cst_facts.Collector` class; an `ast` one, a function of
+    Python's tree and the source's lines (`summary.SourceLines`), cheaper by far where it can do without
+    libcst's whitespace and exact layout."""
 
     code: str
-    collector: Callable[[], type]  # a module-level function, so that worker processes can be sent it
+    collector: Callable[[], Any]  # a module-level function, so that worker processes can be sent it
     facts: type
+    tree: Literal["libcst", "ast"] = "libcst"
 
 
 @dataclass(frozen=True)
 class FactsKind:
-    """Which facts to make of a file: the `ast` summary, or libcst's with the collectors of `collecting`, of the
-    excerpt holding `lines` (none: of the whole file). A summary falls back to libcst's facts, with the same
-    collectors, where `ast` cannot parse the file (newer syntax than this Python's)."""
+    """Which facts to make of a file: the `ast` summary alone, or in `full` with the checks' own facts, those the
+    collectors of `collecting` make of the excerpt holding `lines` (none: of the whole file). A summary falls
+    back to libcst's tree, with the same collectors, where `ast` cannot parse the file (newer syntax than this
+    Python's)."""
 
-    libcst: bool
+    full: bool
     collecting: tuple[Collecting, ...] = ()
     lines: tuple[int, ...] = ()
     documentation: bool = False  # a page of the project's documentation: the attributes it documents
@@ -129,7 +134,7 @@ class FactsKind:
         if self.documentation:
             return "documentation"
         lines = ",".join(map(str, self.lines))
-        return f"{'full' if self.libcst else 'summary'}:{self.codes}@{lines}"
+        return f"{'full' if self.full else 'summary'}:{self.codes}@{lines}"
 
     @cached_property
     def codes(self) -> str:
@@ -139,6 +144,14 @@ class FactsKind:
     @cached_property
     def facts_types(self) -> dict[str, type]:
         return {c.code: c.facts for c in self.collecting}
+
+    @cached_property
+    def reading_libcst(self) -> bool:
+        return any(c.tree == "libcst" for c in self.collecting)
+
+    def reading(self, tree: str) -> dict[str, Any]:
+        """The collectors that read `tree` ("libcst" or "ast"), by code."""
+        return {c.code: c.collector() for c in self.collecting if c.tree == tree}
 
 
 @dataclass

@@ -123,25 +123,29 @@ class References:
         return None
 
     def keyed_facts(self) -> FileFacts:
-        """The file's facts with each class named by its key."""
+        """The file's facts with each class named by its key; a table naming no homonym is the facts' own (a
+        package's keyed facts are many, and most of their tables name none)."""
         facts, key, keys = self.facts, self.key, self.keys
+        writes = [self.keyed_write(w) for w in facts.writes]
         return replace(
             facts,
-            writes=[self.keyed_write(w) for w in facts.writes],
+            writes=facts.writes if all(new is old for new, old in zip(writes, facts.writes)) else writes,
             # by the class a read is on: its own, or one an annotation or a constructor names (shortened)
-            class_reads=merged((k, names) for cls, names in facts.class_reads.items() for k in keys(cls, True)),
-            attribute_reads={key(cls): reads for cls, reads in facts.attribute_reads.items()},
-            fed={key(cls): names for cls, names in facts.fed.items()},
-            patterns=merged((k, found) for cls, found in facts.patterns.items()
-                            for k in (keys(cls, True) if cls else [cls])),
+            class_reads=kept(merged((k, names) for cls, names in facts.class_reads.items() for k in keys(cls, True)),
+                             facts.class_reads),
+            attribute_reads=kept({key(cls): reads for cls, reads in facts.attribute_reads.items()},
+                                 facts.attribute_reads),
+            fed=kept({key(cls): names for cls, names in facts.fed.items()}, facts.fed),
+            patterns=kept(merged((k, found) for cls, found in facts.patterns.items()
+                                 for k in (keys(cls, True) if cls else [cls])), facts.patterns),
             returns={key(cls): {method: [k for made in classes for k in keys(made, True)] for method, classes in
                                 methods.items()} for cls, methods in facts.returns.items()},
-            aliases={key(cls): prefixes for cls, prefixes in facts.aliases.items()},
-            classes={key(cls): self._keyed_class(info) for cls, info in facts.classes.items()},
+            aliases=kept({key(cls): prefixes for cls, prefixes in facts.aliases.items()}, facts.aliases),
+            classes=kept({key(cls): self._keyed_class(info) for cls, info in facts.classes.items()}, facts.classes),
             made_classes={key(cls): MadeClass(made.callee, [k for base in made.bases for k in keys(base)])
                           for cls, made in facts.made_classes.items()},
-            name_aliases={alias: key(named) for alias, named in facts.name_aliases.items()},
-            body_lists={key(cls): lists for cls, lists in facts.body_lists.items()},
+            name_aliases=kept({alias: key(named) for alias, named in facts.name_aliases.items()}, facts.name_aliases),
+            body_lists=kept({key(cls): lists for cls, lists in facts.body_lists.items()}, facts.body_lists),
         )
 
     def keyed_write(self, write: Write) -> Write:
@@ -155,8 +159,10 @@ class References:
     def _keyed_class(self, info: ClassInfo) -> ClassInfo:
         runs = [f"{k}.{method}" for run in info.runs_methods_of
                 for other, _, method in [run.rpartition(".")] for k in self.keys(other, shortened=True)]
-        return info._replace(bases=[k for base in info.bases for k in self.keys(base)],
-                             metaclass=self.key(info.metaclass), runs_methods_of=runs)
+        bases, metaclass = [k for base in info.bases for k in self.keys(base)], self.key(info.metaclass)
+        if bases == info.bases and metaclass == info.metaclass and runs == info.runs_methods_of:
+            return info
+        return info._replace(bases=bases, metaclass=metaclass, runs_methods_of=runs)
 
     def touches(self) -> bool:
         """Whether the file names any homonym: else its facts are keyed as they are."""
@@ -170,6 +176,11 @@ class References:
                       facts.name_aliases.values())
         aliases = {alias for alias, imported in facts.imports.items() if imported.rpartition(".")[2] in homonyms}
         return any(name.rpartition(".")[2] in homonyms or name in aliases for name in named)
+
+
+def kept(new: dict[str, V], old: dict[str, V]) -> dict[str, V]:
+    """`old` where `new` holds the very same values under the same keys: a table that named no homonym."""
+    return old if new.keys() == old.keys() and all(new[key] is value for key, value in old.items()) else new
 
 
 def merged(pairs: Iterable[tuple[str, set[V]]]) -> dict[str, set[V]]:

@@ -11,7 +11,7 @@ import importlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -100,6 +100,32 @@ def closure(start: str, step: Mapping[str, Collection[str]]) -> set[str]:
                 found.add(following)
                 pending.append(following)
     return found
+
+
+JOINED_PARTS = 16  # beyond this many sets, a union answers faster made than asked of each
+
+
+class Joined(AbstractSet[str]):
+    """The union of a few sets, read through rather than made: whether it holds a name is asked of each set.
+    Iterating it, or a set operation, makes the union."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[AbstractSet[str]]) -> None:
+        self.parts = parts
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in part for part in self.parts)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(frozenset().union(*self.parts))
+
+    def __len__(self) -> int:
+        return len(frozenset().union(*self.parts))
+
+    @classmethod
+    def _from_iterable(cls, iterable: Iterable[str]) -> frozenset[str]:
+        return frozenset(iterable)
 
 
 @dataclass
@@ -459,12 +485,15 @@ class PackageIndex:
         """Names read on objects of any class: such a read reaches every attribute of that name."""
         return self._reads[0]
 
-    def _over_related(self, by_class: Mapping[str, Collection[str]], cls: str) -> frozenset[str]:
-        """What `by_class` holds for the classes related to `cls`, together."""
-        return frozenset().union(*(by_class.get(related, ()) for related in self.related(cls)))
+    def _over_related(self, by_class: Mapping[str, AbstractSet[str]], cls: str) -> AbstractSet[str]:
+        """What `by_class` holds for the classes related to `cls`, together: joined as asked (`Joined`) where it is
+        a few sets, as a deep hierarchy's leaves have (their own, and their bases', which each leaf would
+        otherwise hold a copy of), else made once."""
+        parts = [part for related in self.related(cls) if (part := by_class.get(related))]
+        return Joined(parts) if len(parts) <= JOINED_PARTS else frozenset().union(*parts)
 
     @per_argument
-    def names_read_on(self, cls: str) -> frozenset[str]:
+    def names_read_on(self, cls: str) -> AbstractSet[str]:
         """Names read on objects of classes related to `cls` (through self, or a name of known class)."""
         return self._over_related(self._reads[1], cls)
 
@@ -473,7 +502,7 @@ class PackageIndex:
         return frozenset(self._reads[1].get(cls, ()))
 
     @per_argument
-    def names_fed_on(self, cls: str) -> frozenset[str]:
+    def names_fed_on(self, cls: str) -> AbstractSet[str]:
         return self._over_related(self._reads[2], cls)
 
     @cached_property
@@ -487,7 +516,7 @@ class PackageIndex:
         return shared
 
     @per_argument
-    def names_shared_on(self, cls: str) -> frozenset[str]:
+    def names_shared_on(self, cls: str) -> AbstractSet[str]:
         """Attributes that may hold an object held elsewhere too, in classes related to `cls`: changing what
         such an attribute holds is a use, whichever write the code at hand stored."""
         return self._over_related(self._shared, cls)
@@ -506,7 +535,7 @@ class PackageIndex:
         return self._by_class(lambda info: info.declared)
 
     @per_argument
-    def names_declared_on(self, cls: str) -> frozenset[str]:
+    def names_declared_on(self, cls: str) -> AbstractSet[str]:
         """Names the class bodies of classes related to `cls` give their calls as strings (`ByteField("tfv")`)."""
         return self._over_related(self._declared, cls)
 
@@ -515,7 +544,7 @@ class PackageIndex:
         return self._by_class(lambda info: info.init_parameters)
 
     @per_argument
-    def init_parameters_on(self, cls: str) -> frozenset[str]:
+    def init_parameters_on(self, cls: str) -> AbstractSet[str]:
         """The parameters of the `__init__` methods of classes related to `cls`."""
         return self._over_related(self._init_parameters, cls)
 
@@ -528,7 +557,7 @@ class PackageIndex:
         return aliases
 
     @per_argument
-    def alias_prefixes(self, cls: str) -> frozenset[str]:
+    def alias_prefixes(self, cls: str) -> AbstractSet[str]:
         """Prefixes the attribute lookup hooks of classes related to `cls` strip: `obj._sa_x` reads `x`."""
         return self._over_related(self._aliases, cls)
 
@@ -575,7 +604,7 @@ class PackageIndex:
                 if other.cls == write.cls and abs(other.line - write.line) <= BESIDE_LINES}
 
     @per_argument
-    def names_assigned_on(self, cls: str) -> frozenset[str]:
+    def names_assigned_on(self, cls: str) -> AbstractSet[str]:
         """Names assigned on objects of classes related to `cls`, or bound in their bodies."""
         return self._over_related(self._class_names[0], cls)
 
@@ -606,7 +635,7 @@ class PackageIndex:
                 if info.assigns_unnamed or not LOOKUP_METHODS.isdisjoint(info.methods)}
 
     @per_argument
-    def methods_of(self, cls: str) -> frozenset[str]:
+    def methods_of(self, cls: str) -> AbstractSet[str]:
         """Methods and properties of the classes related to `cls`."""
         return self._over_related(self._class_names[1], cls)
 
@@ -695,7 +724,7 @@ class PackageIndex:
         return ("opaque" in self.traits_of(cls) and method not in self.methods_of(cls)
                 and method not in self.library_methods_of(cls))
 
-    def library_reads_of(self, cls: str | None) -> frozenset[str]:
+    def library_reads_of(self, cls: str | None) -> AbstractSet[str]:
         """Names the outside bases of classes related to `cls` read through `self`: a mixin's methods run on
         objects of the classes it is mixed into, whose library bases read what those methods write."""
         return self._over_related(self.library_reads, cls) if cls else frozenset()
@@ -736,12 +765,12 @@ def read_source(path: Path) -> bytes | None:
 
 def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts | None = None,
              cache: FactsCache | None = None) -> FileFacts:
-    """Facts of a kind, made anew (from `summary`, the source's, where it is made already). libcst's, what
-    findings and fixes are made of, are the `ast` summary of the whole file with the checks' own facts, of the
-    excerpt holding the kind's lines where it names some (an excerpt libcst rejects says nothing of the file:
-    then of the whole file), else of the whole file; the checks' facts of an excerpt `cache` knows are taken
-    from it (`ExcerptChecks`). Where `ast` cannot summarise the file, libcst's tree makes the summary too, a
-    summary's kind included."""
+    """Facts of a kind, made anew (from `summary`, the source's, where it is made already). In full, what
+    findings and fixes are made of, they are the `ast` summary of the whole file with the checks' own facts, of
+    the excerpt holding the kind's lines where it names some (an excerpt that does not parse says nothing of the
+    file: then of the whole file), else of the whole file; the checks' facts of an excerpt `cache` knows are
+    taken from it (`ExcerptChecks`). Where `ast` cannot summarise the file, libcst's tree makes the summary
+    too, a summary's kind included, and the collectors of Python's tree find nothing."""
     from flake8_stale_state.summary import documentation_summary, parsed_summary  # a warm run summarises none
 
     if kind.documentation:
@@ -749,7 +778,7 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     tree = None
     if summary is None:
         summary, tree = parsed_summary(path, source)
-    if not kind.libcst and summary.error is None:
+    if not kind.full and summary.error is None:
         return summary
     part = excerpt_of(source, tree, kind.lines) if kind.lines and summary.error is None else None
     del tree  # Python's tree is not kept beside libcst's
@@ -757,16 +786,39 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     known = checks.load() if checks is not None else None
     if known is not None:
         return replace(summary, path=path, checks=known)
+    facts = _collected(kind, path, source, part, summary)
+    if checks is not None and facts.error is None:
+        checks.store(facts.checks)
+    return facts
+
+
+def _collected(kind: FactsKind, path: str, source: bytes | str, part: bytes | str | None,
+               summary: FileFacts) -> FileFacts:
+    """`facts_of`'s facts made: the checks' own, of `part` where it parses, else of `source`."""
+    from flake8_stale_state.summary import collected  # noqa: PLC0415 - as in `facts_of`
+
+    collectors = kind.reading("libcst")
+    if summary.error is not None:
+        from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
+
+        facts = collect_facts(path, source, collectors)
+        facts.checks.update((c.code, c.facts()) for c in kind.collecting if c.code not in collectors)
+        return facts
+    python = kind.reading("ast")
+    made = None if part is None else collected(part, python)
+    if made is None:  # no excerpt, or one Python rejects
+        part, made = None, collected(source, python)
+    if made is None:
+        return FileFacts(path=path, error="nested too deeply to analyse")
+    if not collectors:
+        return replace(summary, path=path, checks=made)
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
 
-    collectors = {c.code: c.collector() for c in kind.collecting}
-    if summary.error is not None:
-        return collect_facts(path, source, collectors)
     facts = collect_facts(path, part, collectors, summary) if part is not None else None
     if facts is None or facts.error is not None:
-        return collect_facts(path, source, collectors, summary)
-    if checks is not None:
-        checks.store(facts.checks)
+        facts = collect_facts(path, source, collectors, summary)
+    if facts.error is None:
+        facts.checks.update(made)
     return facts
 
 
@@ -804,8 +856,8 @@ def excerpt_of(source: bytes | str, tree: ast.Module | None, lines: Collection[i
         return None
 
 
-SUMMARY = FactsKind(libcst=False)  # of files outside any package, whose checks' facts are never wanted
-DOCUMENTATION = FactsKind(libcst=False, documentation=True)
+SUMMARY = FactsKind(full=False)  # of files outside any package, whose checks' facts are never wanted
+DOCUMENTATION = FactsKind(full=False, documentation=True)
 
 
 def summary_through(cache: FactsCache, known: Mapping[str, FileFacts] | None = None
@@ -843,13 +895,18 @@ def cached_facts(kind: FactsKind, path: str, source: bytes | str, digest: str, c
     return known or _made(cache, kind, digest, facts_of(kind, path, source, summary, cache))
 
 
-def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache) -> FileFacts | None:
+def read_and_make(kind: FactsKind, path: str, key_path: str, cache: FactsCache, summary: FileFacts | None = None
+                  ) -> FileFacts | None:
     """Facts of a kind of the file as it is now, kept in `cache` by the content they were made from; None if
-    the file cannot be read."""
+    the file cannot be read. `summary`: the file's, made already, if the content is still the one it was made
+    of."""
     source = read_source(Path(path))
     if source is None:
         return None
-    return _made(cache, kind, source_digest(source), facts_of(kind, key_path, source, cache=cache))
+    digest = source_digest(source)
+    if summary is not None and summary.digest != digest:
+        summary = None
+    return _made(cache, kind, digest, facts_of(kind, key_path, source, summary, cache))
 
 
 @contextmanager
@@ -868,10 +925,11 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _read_and_make(item: tuple[FactsKind, str, str, FactsCache]) -> tuple[str, dict] | None:
+def _read_and_make(item: tuple[FactsKind, str, str, FileFacts | None, FactsCache]) -> tuple[str, dict] | None:
     """`read_and_make` in a worker, with the cycle collector paused."""
+    kind, path, key_path, summary, cache = item
     with collector_paused():
-        facts = read_and_make(*item)
+        facts = read_and_make(kind, path, key_path, cache, summary)
     return None if facts is None else (facts.digest, facts.to_data())
 
 
@@ -905,18 +963,19 @@ class Workers:
             for _ in range(self.count):
                 self._pool.submit(importlib.import_module, module)
 
-    def make_all(self, items: list[tuple[FactsKind, str, str]], cache: FactsCache) -> list[FileFacts | None]:
-        """`read_and_make` of each (kind, path, resolved path)."""
+    def make_all(self, items: list[tuple[FactsKind, str, str, FileFacts | None]], cache: FactsCache
+                 ) -> list[FileFacts | None]:
+        """`read_and_make` of each (kind, path, resolved path, summary made already)."""
         if self._pool is None and len(items) >= PARALLEL_THRESHOLD and _can_fork_workers():
             from concurrent.futures import ProcessPoolExecutor
 
             self._pool = ProcessPoolExecutor(self.count)
         if self._pool is None or len(items) < 2:
-            return [read_and_make(*item, cache) for item in items]
+            return [read_and_make(kind, path, key_path, cache, summary) for kind, path, key_path, summary in items]
         made: list[FileFacts | None] = []
         results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
                                  chunksize=max(1, len(items) // 64))
-        for (kind, _, key_path), result in zip(items, results):
+        for (kind, _, key_path, _), result in zip(items, results):
             facts = None if result is None else FileFacts.from_data(key_path, result[1], kind.facts_types)
             if facts is not None:
                 facts.digest = result[0]
@@ -925,24 +984,29 @@ class Workers:
 
 
 def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
-                 workers: Workers | None = None) -> dict[str, FileFacts]:
+                 workers: Workers | None = None, summaries: Mapping[str, FileFacts] | None = None
+                 ) -> dict[str, FileFacts]:
     """Facts of the wanted kind of every readable file, by resolved path: from the cache where the content is
-    known, else made, in parallel (by `workers` where given)."""
+    known, else made, in parallel (by `workers` where given), from the file's summary in `summaries` where
+    there is one (the index's: a worker would otherwise summarise the file again)."""
     files: dict[str, FileFacts | None] = {}  # in the order wanted, whatever order they are made in
-    missing: list[tuple[int, tuple[FactsKind, str, str]]] = []  # size, (kind, path, resolved path)
+    missing: list[tuple[int, tuple[FactsKind, str, str, FileFacts | None]]] = []  # size, read_and_make's
     for path, kind in wanted.items():
         source = read_source(path)
         if source is None:
             continue  # unreadable or gone since discovery: the rest of the package still counts
         key_path = str(resolve(path))
-        files[key_path] = _cached(cache, kind, key_path, source_digest(source))
+        digest = source_digest(source)
+        files[key_path] = _cached(cache, kind, key_path, digest)
         if files[key_path] is None:
-            missing.append((len(source), (kind, str(path), key_path)))
+            summary = summaries.get(key_path) if summaries else None
+            made = summary if summary is not None and summary.digest == digest else None
+            missing.append((len(source), (kind, str(path), key_path, made)))
     # the largest first, so that no long file is left to run alone at the end
     items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
     with Workers() if workers is None else nullcontext(workers) as pool:
         made = pool.make_all(items, cache)
-    files.update((key_path, facts) for (_, _, key_path), facts in zip(items, made))
+    files.update((key_path, facts) for (_, _, key_path, _), facts in zip(items, made))
     return {path: facts for path, facts in files.items() if facts is not None}  # None: gone since it was read
 
 

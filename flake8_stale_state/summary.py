@@ -19,6 +19,7 @@ import tokenize
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
@@ -2595,6 +2596,18 @@ def parsed_summary(path: str, source: str | bytes) -> tuple[FileFacts, ast.Modul
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting beyond the parser
         return FileFacts(path=path, error=f"cannot parse: {type(error).__name__}"), None
     return summary_of_tree(path, tree, source), tree
+
+
+def collected(source: str | bytes, collectors: Mapping[str, Callable[[ast.Module, SourceLines], Any]]
+              ) -> dict[str, Any] | None:
+    """The facts each collector of Python's tree makes of the source, by code; None where Python rejects the
+    source or nests too deeply for a collector's walk."""
+    try:
+        tree = ast.parse(source)
+        lines = SourceLines(source)
+        return {code: collect(tree, lines) for code, collect in collectors.items()}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 class SourceLines:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from flake8_stale_state.checks import RULES, fix_source
-from flake8_stale_state.engine import Analyzer, libcst_kind, summary_kind
+from flake8_stale_state.engine import Analyzer, checks_kind, summary_kind
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.findings import Finding, without_silenced
 from flake8_stale_state.index import facts_of
@@ -126,10 +126,10 @@ def counting_parses(cwd: Path, cache: Path, *argv: str) -> list[str]:
 
 def full_facts(path: str, source: str | bytes, codes: Collection[str] | None = None,
                lines: Collection[int] = ()) -> FileFacts:
-    """libcst's facts with the collectors of the rules `codes` names (every rule's if None), of the excerpt
+    """The full facts with the collectors of the rules `codes` names (every rule's if None), of the excerpt
     holding `lines` where some are given."""
     rules = [rule for rule in RULES if codes is None or rule.code in codes]
-    return facts_of(libcst_kind(rules, lines), path, source)
+    return facts_of(checks_kind(rules, lines), path, source)
 
 
 def summary_facts(path: str, source: str | bytes) -> FileFacts:

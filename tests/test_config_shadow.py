@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, REPO, full_facts
 from corpora import sdist
 from flake8_stale_state.checks import config_shadow
 from flake8_stale_state.engine import Analyzer
@@ -53,6 +53,60 @@ def test_only_files_with_a_possible_seed_get_the_full_pass():
     seeded, plain = (summarize(str(folder / name), (folder / name).read_text()) for name in ("engine.py", "module.py"))
     assert config_shadow.may_report(seeded, index, Settings())
     assert not config_shadow.may_report(plain, index, Settings())
+
+
+SEEDED = """\
+class Engine:
+    def __init__(self, module, config):
+        self.module = module
+        self._config = config
+        self.module.interval = self._config["interval"]
+
+    def step(self):
+        note = "é€"; n = self._config["interval"]
+        wrapped = (
+            self._config["interval"]
+        )
+"""
+
+
+@pytest.mark.parametrize("source, first_line", [
+    (SEEDED, 1), (SEEDED.encode(), 1), (b"# coding: latin-1\n" + SEEDED.encode("cp1252"), 2),
+])
+def test_positions_count_characters_as_flake8_does(source, first_line):
+    """Python's tree counts columns in UTF-8 bytes; flake8, libcst and editors in characters."""
+    shadowing = full_facts("m.py", source, codes=["SS103"]).checks["SS103"]
+    line = first_line + 7
+    assert [(seed.line, seed.col) for seed in shadowing.seeds] == [(first_line + 4, 8)]
+    assert [(read.line, read.col) for read in shadowing.reads] == [
+        (line, SEEDED.splitlines()[7].index("self._config")), (line + 2, 12)]  # a wrapped read at its own line
+
+
+def test_config_reads_are_found_without_libcst():
+    source = FIXTURES / "ss103" / "pipeline" / "pipe" / "engine.py"
+    script = (
+        "import sys\n"
+        "from conftest import full_facts\n"
+        f"facts = full_facts('engine.py', open({str(source)!r}).read(), codes=['SS103'], lines=range(5, 17))\n"
+        "print(len(facts.checks['SS103'].reads), 'libcst' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO / "tests", capture_output=True, text=True,
+                            timeout=120, check=True)
+    assert result.stdout.split() == ["1", "False"]
+
+
+def test_a_file_only_libcst_parses_gets_no_config_facts(monkeypatch):
+    """Newer syntax than the running Python's: libcst makes the summary, and SS103, which reads Python's tree,
+    finds nothing there rather than fail the file."""
+    from flake8_stale_state import cst_facts, summary as summariser
+    from flake8_stale_state.facts import FileFacts
+
+    monkeypatch.setattr(cst_facts, "python_tree", lambda source: None)
+    monkeypatch.setattr(summariser, "parsed_summary",
+                        lambda path, source: (FileFacts(path, error="newer syntax"), None))
+    facts = full_facts("m.py", SEEDED)
+    assert facts.error is None and facts.writes
+    assert facts.checks["SS103"] == config_shadow.Shadowing()
 
 
 def stale_state(tree, env, *args):

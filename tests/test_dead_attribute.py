@@ -246,3 +246,24 @@ def test_the_standard_library_modules_named_as_bases_are_found_ahead():
     assert base_modules([summarize("m.py", source)], no_libraries) == {
         STDLIB / "logging" / "__init__.py", STDLIB / "collections" / "__init__.py",
     }
+
+
+def test_names_over_a_hierarchy_are_joined_as_asked_and_whole_where_walked():
+    from flake8_stale_state.index import JOINED_PARTS, PackageIndex
+
+    index = PackageIndex("pkg", REPO)
+    index.__dict__["class_bases"] = {"Leaf": {"Base"}, "Base": set(), "Other": set()}
+    index.__dict__["class_children"] = {"Base": {"Leaf"}}
+    by_class = {"Leaf": {"own"}, "Base": {"inherited", "shared"}, "Other": {"elsewhere"}}
+    joined = index._over_related(by_class, "Leaf")
+    assert not isinstance(joined, frozenset)  # a leaf's few sets, read through
+    assert "own" in joined and "inherited" in joined and "elsewhere" not in joined
+    assert joined == {"own", "inherited", "shared"} and len(joined) == 3
+    assert joined - {"shared"} == {"own", "inherited"} and {"own", "x"} - joined == {"x"}
+    assert joined | {"x"} == {"own", "inherited", "shared", "x"} and isinstance(joined | {"x"}, frozenset)
+    many = {f"C{n}": {f"n{n}"} for n in range(JOINED_PARTS + 1)}
+    index = PackageIndex("pkg", REPO)
+    index.__dict__["class_bases"] = {"C0": set(many) - {"C0"}, **{cls: set() for cls in many if cls != "C0"}}
+    index.__dict__["class_children"] = {cls: {"C0"} for cls in many if cls != "C0"}
+    made = index._over_related(many, "C0")  # more sets than are worth asking one by one: made once
+    assert isinstance(made, frozenset) and made == frozenset(f"n{n}" for n in range(JOINED_PARTS + 1))

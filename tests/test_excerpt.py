@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.checks import RULES
-from flake8_stale_state.engine import libcst_kind
+from flake8_stale_state.checks.stale_cache import Rebuilds
+from flake8_stale_state.engine import checks_kind
 from flake8_stale_state.index import facts_of
 from flake8_stale_state.package import python_files
 from flake8_stale_state.summary import summarize
@@ -130,7 +131,7 @@ def test_libcst_finds_in_the_excerpt_of_a_write_what_it_finds_there_in_the_whole
     source = path.read_bytes()
     whole = full_facts(str(path), source)
     for line in sorted({write.line for write in summarize(str(path), source).writes}):
-        part = facts_of(libcst_kind(RULES, [line]), str(path), source)
+        part = facts_of(checks_kind(RULES, [line]), str(path), source)
         assert part.error is None
         assert [w for w in part.writes if w.line == line] == [w for w in whole.writes if w.line == line]
 
@@ -149,17 +150,18 @@ def test_an_excerpt_of_any_program_parses_and_keeps_its_wanted_lines(source, dat
 
 
 def test_positions_are_not_resolved_unless_a_collector_asks_for_them(monkeypatch):
-    from libcst.metadata import MetadataWrapper
+    from flake8_stale_state import cst_facts
+    from flake8_stale_state.checks.stale_cache import RULE  # noqa: PLC0415
 
     resolved = []
-    resolve_many = MetadataWrapper.resolve_many
-    monkeypatch.setattr(MetadataWrapper, "resolve_many",
-                        lambda self, providers: resolved.extend(providers) or resolve_many(self, providers))
+    positions = cst_facts.positions
+    monkeypatch.setattr(cst_facts, "positions", lambda wrapper: resolved.append(wrapper) or positions(wrapper))
     source = "class A:\n    def f(self):\n        self.x = 1\n"
     assert full_facts("m.py", source, codes=()).writes[0][1:3] == (3, 8)
-    assert resolved == []
-    full_facts("m.py", source, codes=["SS103"])
-    assert resolved  # SS103's collector reports spans
+    assert full_facts("m.py", source, codes=["SS102"]).checks["SS102"] == Rebuilds()
+    assert resolved == []  # SS102's collector found nothing to place
+    assert full_facts("m.py", RULE.examples[0].source, codes=["SS102"]).checks["SS102"] != Rebuilds()
+    assert resolved  # it places what it reports
 
 
 def counting_collections(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -193,7 +195,7 @@ def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, t
     source = path.read_text(encoding="utf-8")
     lines = sorted({write.line for write in summarize(str(path), source).writes})
     wanted = lines[:1]
-    kind = libcst_kind(RULES, wanted)
+    kind = checks_kind(RULES, wanted)
     cache = FactsCache(tmp_path)
     collected = counting_collections(monkeypatch)
     made = facts_of(kind, str(path), source, cache=cache)
@@ -208,7 +210,7 @@ def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, t
     assert recalled == replace(summarize(str(path), unrelated), checks=made.checks)
     assert recalled.checks == facts_of(kind, str(path), unrelated).checks  # without the cache
 
-    one_rule = libcst_kind(RULES[1:2], wanted)  # the same excerpt, another set of collectors: their own facts
+    one_rule = checks_kind(RULES[1:2], wanted)  # the same excerpt, another set of collectors: their own facts
     assert facts_of(one_rule, str(path), source, cache=cache).checks.keys() == {RULES[1].code}
     assert facts_of(kind, str(path), source, cache=cache).checks == made.checks
 
@@ -226,7 +228,7 @@ def test_a_damaged_excerpt_entry_is_made_again(tmp_path, monkeypatch, damage):
 
     path = EDITED[0]
     source = path.read_text(encoding="utf-8")
-    kind = libcst_kind(RULES, sorted({write.line for write in summarize(str(path), source).writes})[:1])
+    kind = checks_kind(RULES, sorted({write.line for write in summarize(str(path), source).writes})[:1])
     made = facts_of(kind, str(path), source, cache=FactsCache(tmp_path))
     (entry,) = [entry for entry in tmp_path.rglob("*.json") if '"checks"' in entry.read_text()]
     entry.write_text(damage % entry.stem if "%s" in damage else damage)

@@ -118,7 +118,7 @@ original_facts_of = index.facts_of
 
 def counted_facts_of(kind, path, source, *rest, **named):
     with open(os.environ["FACTS_LOG"], "a") as log:
-        log.write(f"{multiprocessing.current_process().name} {'libcst' if kind.libcst else 'summary'} {path}\\n")
+        log.write(f"{multiprocessing.current_process().name} {'full' if kind.full else 'summary'} {path}\\n")
     return original_facts_of(kind, path, source, *rest, **named)
 
 

@@ -26,7 +26,7 @@ tracked: within one call the copy cannot have moved yet, and across calls it is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -79,10 +79,10 @@ class Shadowing:
     placeholders: tuple[tuple[int, int], ...] = ()  # `X.K = None` stores: they empty an attribute
 
 
-def collector() -> type:
-    from flake8_stale_state.checks.config_shadow_cst import Collector  # libcst, only when a file is parsed
+def collector() -> Callable[..., Shadowing]:
+    from flake8_stale_state.checks.config_shadow_ast import collect  # only when a file is parsed
 
-    return Collector
+    return collect
 
 
 # findings -------------------------------------------------------------------------------------------------
@@ -213,5 +213,5 @@ RULE = Rule(
     check=check,
     may_report=may_report,
     lines_needed=lines_needed,
-    collecting=Collecting(CODE, collector, Shadowing),
+    collecting=Collecting(CODE, collector, Shadowing, tree="ast"),
 )

@@ -1,40 +1,36 @@
-"""SS103's libcst side: per class, the seeds and the reads of the config values they copy."""
+"""SS103's facts, from Python's own syntax tree: per class, the seeds and the reads of the config values they
+copy. Positions are libcst's and flake8's (characters), from `ast`'s (UTF-8 bytes)."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import libcst as cst
-from libcst.metadata import PositionProvider
-
-from flake8_stale_state import cst_facts
 from flake8_stale_state.checks.config_shadow import READ_FIELDS, SEED_FIELDS, ConfigRead, Seed, Shadowing
-from flake8_stale_state.cst_facts import stored_targets, string_value
 from flake8_stale_state.scope import Scope
+from flake8_stale_state.summary import SourceLines, decorator_names, node_fields, parameters, stored, string_value
 
 
 # shapes ---------------------------------------------------------------------------------------------------
-def subscript_key(node: cst.Subscript) -> str | None:
+def subscript_key(node: ast.Subscript) -> str | None:
     """`x['K']` -> 'K'; None for any other subscript."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    return string_value(node.slice[0].slice.value)
+    return string_value(node.slice)
 
 
-def path_of(node: cst.BaseExpression) -> tuple[str, str] | None:
+def path_of(node: ast.expr) -> tuple[str, str] | None:
     """`self._config['pipe'].stage` -> ("self", "._config['pipe'].stage"): a name, then attribute and string-key
     steps; None for anything else (calls, integer subscripts, ...)."""
     steps = []
     while True:
-        if isinstance(node, cst.Attribute):
-            steps.append("." + node.attr.value)
+        if isinstance(node, ast.Attribute):
+            steps.append("." + node.attr)
             node = node.value
-        elif isinstance(node, cst.Subscript) and subscript_key(node) is not None:
+        elif isinstance(node, ast.Subscript) and subscript_key(node) is not None:
             steps.append(f"[{subscript_key(node)!r}]")
             node = node.value
-        elif isinstance(node, cst.Name):
-            return node.value, "".join(reversed(steps))
+        elif isinstance(node, ast.Name):
+            return node.id, "".join(reversed(steps))
         else:
             return None
 
@@ -53,28 +49,28 @@ class Access(NamedTuple):
         return f"{self.before}{self.root}{self.path}{self.after}"
 
 
-def string_arguments(call: cst.Call, low: int, high: int) -> list[cst.BaseExpression] | None:
-    if not low <= len(call.args) <= high or any(arg.keyword or arg.star for arg in call.args):
+def string_arguments(call: ast.Call, low: int, high: int) -> list[ast.expr] | None:
+    if not low <= len(call.args) <= high or call.keywords or any(isinstance(arg, ast.Starred) for arg in call.args):
         return None
-    return [arg.value for arg in call.args]
+    return call.args
 
 
-def access_of(node: cst.CSTNode) -> Access | None:
+def access_of(node: ast.AST) -> Access | None:
     base, key, before, after, keyed = None, None, "", "", False
-    if isinstance(node, cst.Subscript):
+    if isinstance(node, ast.Subscript):
         base, key, keyed = node.value, subscript_key(node), True
         after = f"[{key!r}]"
-    elif isinstance(node, cst.Attribute):
-        base, key = node.value, node.attr.value
+    elif isinstance(node, ast.Attribute):
+        base, key = node.value, node.attr
         after = f".{key}"
-    elif isinstance(node, cst.Call):
+    elif isinstance(node, ast.Call):
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "get":
+        if isinstance(func, ast.Attribute) and func.attr == "get":
             args = string_arguments(node, 1, 2)
             if args:
                 base, key, keyed = func.value, string_value(args[0]), True
                 after = f".get({key!r})"
-        elif isinstance(func, cst.Name) and func.value == "getattr":
+        elif isinstance(func, ast.Name) and func.id == "getattr":
             args = string_arguments(node, 2, 3)
             if args:
                 base, key = args[0], string_value(args[1])
@@ -85,13 +81,8 @@ def access_of(node: cst.CSTNode) -> Access | None:
     return Access(path[0], path[1], key, before, after, keyed) if path else None
 
 
-def stored_nodes(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """Attributes and subscripts an assignment target stores to."""
-    return [n for n in stored_targets(target) if isinstance(n, (cst.Attribute, cst.Subscript))]
-
-
-def bound_names(target: cst.BaseExpression) -> list[str]:
-    return [n.value for n in stored_targets(target) if isinstance(n, cst.Name)]
+def bound_names(target: ast.expr) -> list[str]:
+    return [name.id for name in stored(target, ast.Name)]
 
 
 # facts ----------------------------------------------------------------------------------------------------
@@ -215,28 +206,43 @@ def inside(where: tuple[int, int], span: list[int]) -> bool:
     return (span[0], span[1]) <= where < (span[2], span[3])
 
 
-class Collector(cst_facts.Collector):
-    """Per class: seeds, and the reads of the config values they copy."""
+def collect(tree: ast.Module, source: SourceLines) -> Shadowing:
+    collector = Collector(source)
+    collector.walk_body(tree.body)
+    return collector.result()
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, scope: Scope) -> None:
-        super().__init__(scope)
+STORES = (ast.Store, ast.Del)
+SKIPPED = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+
+
+class Collector:
+    """Per class: seeds, and the reads of the config values they copy. One walk, each node on the way in and out,
+    in the scope (class, method, receiver) it sits in."""
+
+    def __init__(self, source: SourceLines) -> None:
+        self.source = source
+        self.scope = Scope()
         self.seeds: list[Seed] = []
         self.reads: list[ConfigRead] = []
         self.placeholders: list[tuple[int, int]] = []  # `X.K = None` stores: they empty an attribute
         self.classes: list[ClassFacts] = []
         self.methods: list[Method] = []
-        self.guards: list[cst.If] = []
-        self.blocks: list[cst.BaseSuite] = []
-        self.not_reads: set[int] = set()  # ids of stored-to nodes, and of `cfg.get` in `cfg.get('K')`
+        self.guards: list[ast.If] = []
+        self.blocks: list[list[int]] = []  # the spans of the statement lists around the node
+        self.not_reads: set[int] = set()  # ids of `cfg.get` in `cfg.get('K')`
 
     def result(self) -> Shadowing:
         return Shadowing(tuple(self.seeds), tuple(self.reads), tuple(self.placeholders))
 
-    def span(self, node: cst.CSTNode) -> list[int]:
-        where = self.get_metadata(PositionProvider, node)
-        return [where.start.line, where.start.column, where.end.line, where.end.column]
+    def position(self, node: ast.AST) -> tuple[int, int]:
+        return node.lineno, self.source.column(node.lineno, node.col_offset)
+
+    def end(self, node: ast.AST) -> tuple[int, int]:
+        return node.end_lineno, self.source.column(node.end_lineno, node.end_col_offset)
+
+    def span(self, node: ast.AST) -> list[int]:
+        return [*self.position(node), *self.end(node)]
 
     @property
     def method(self) -> Method | None:
@@ -245,46 +251,65 @@ class Collector(cst_facts.Collector):
     def ref(self, path: tuple[str, str]) -> Ref:
         return Ref(path[0], path[1], self.scope.receiver)
 
+    # the walk -------------------------------------------------------------------------------------------
+    def walk_body(self, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            self.walk(statement)
+
+    def walk(self, node: ast.AST) -> None:
+        kind = node.__class__
+        visit = VISITS.get(kind)
+        if visit is not None:
+            visit(self, node)
+        for name in node_fields(kind):
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                if value and isinstance(value[0], ast.stmt):  # a block: a body, `else`, `finally`, a handler's
+                    self.blocks.append([*self.position(value[0]), *self.end(value[-1])])
+                    self.walk_body(value)
+                    self.blocks.pop()
+                else:
+                    for item in value:
+                        if isinstance(item, ast.AST) and not isinstance(item, SKIPPED):
+                            self.walk(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, SKIPPED):
+                self.walk(value)
+        leave = LEAVES.get(kind)
+        if leave is not None:
+            leave(self, node)
+
     # scopes ---------------------------------------------------------------------------------------------
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.scope.enter_class(node.name)
         self.classes.append(ClassFacts())
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+    def leave_ClassDef(self, node: ast.ClassDef) -> None:
         reads, seeds = self.classes.pop().shadowing()
-        name = original_node.name.value
-        self.reads += [ConfigRead(name, *(read[field] for field in READ_FIELDS)) for read in reads]
-        self.seeds += [Seed(name, *(seed[field] for field in SEED_FIELDS)) for seed in seeds]
+        self.reads += [ConfigRead(node.name, *(read[field] for field in READ_FIELDS)) for read in reads]
+        self.seeds += [Seed(node.name, *(seed[field] for field in SEED_FIELDS)) for seed in seeds]
+        self.scope.leave()
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        arguments = node.args
+        first = (arguments.posonlyargs or arguments.args or [None])[0]
+        self.scope.enter_function(node.name, [argument.arg for argument in parameters(node)],
+                                  first.arg if first else None, decorator_names(node))
         if self.scope.is_method:
             self.methods.append(Method(len(self.guards)))
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+    def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self.scope.is_method:
             self.classes[-1].add(self.methods.pop())
+        self.scope.leave()
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self.blocks.append(node)
-
-    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
-        self.blocks.pop()
-
-    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self.blocks.append(node)
-
-    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
-        self.blocks.pop()
-
-    def visit_If(self, node: cst.If) -> None:
+    def visit_If(self, node: ast.If) -> None:
         self.guards.append(node)
 
-    def leave_If(self, original_node: cst.If) -> None:
+    def leave_If(self, node: ast.If) -> None:
         self.guards.pop()
 
     # bindings -------------------------------------------------------------------------------------------
-    def _targets(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
-        for target in targets:
-            self.not_reads.update(id(n) for n in stored_nodes(target))
+    def _targets(self, targets: list[ast.expr], value: ast.expr | None) -> None:
         method = self.method
         if method is None:
             return
@@ -293,44 +318,41 @@ class Collector(cst_facts.Collector):
             for name in bound_names(target):
                 method.bind(name, path_of(value) if value is not None and target is single else None)
         # `self.config = config`: the parameter stands for the attribute for the rest of the method
-        if isinstance(single, cst.Attribute) and isinstance(value, cst.Name) and value.value != self.scope.receiver:
-            method.bind(value.value, path_of(single))
+        if isinstance(single, ast.Attribute) and isinstance(value, ast.Name) and value.id != self.scope.receiver:
+            method.bind(value.id, path_of(single))
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._targets([t.target for t in node.targets], node.value)
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._targets(node.targets, node.value)
         if len(node.targets) == 1:
-            self._assignment(node, node.targets[0].target, node.value)
+            self._assignment(node, node.targets[0], node.value)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._targets([node.target], node.value)
         if node.value is not None:
             self._assignment(node, node.target, node.value)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._targets([node.target], None)
         self._assignment(node, node.target, None)
 
-    def visit_For(self, node: cst.For) -> None:
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.comprehension) -> None:
         self._targets([node.target], None)
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._targets([node.target], None)
+    def visit_withitem(self, node: ast.withitem) -> None:
+        if node.optional_vars is not None:
+            self._targets([node.optional_vars], None)
 
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._targets([node.asname.name], None)
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self._targets(node.targets, None)
 
-    def visit_Del(self, node: cst.Del) -> None:
-        self._targets([node.target], None)
-
-    def _assignment(self, statement: cst.CSTNode, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if isinstance(target, cst.Attribute) and isinstance(value, cst.Name) and value.value == "None":
+    def _assignment(self, statement: ast.stmt, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Attribute) and isinstance(value, ast.Constant) and value.value is None:
             self.placeholders.append(self.position(target))
         method = self.method
-        owner = path_of(target.value) if isinstance(target, cst.Attribute) else None
+        owner = path_of(target.value) if isinstance(target, ast.Attribute) else None
         if method is None or owner is None:
             return
-        key = target.attr.value
+        key = target.attr
         where = {"method": self.scope.method or "", "key": key}
         value_path = path_of(value) if value is not None else None
         method.assignments.append((
@@ -348,12 +370,12 @@ class Collector(cst_facts.Collector):
             "col": col,
             # the seed itself and the tests of the `if`s around it read the config to decide the copy
             "spans": [self.span(statement)] + [self.span(guard.test) for guard in guards],
-            "block": self.span(self.blocks[-1]),  # where the seed certainly ran before what follows it
+            "block": self.blocks[-1],  # where the seed certainly ran before what follows it
         }
         method.seeds.append((seed, self.ref((source.root, source.path)), self.ref(owner)))
 
     # reads ----------------------------------------------------------------------------------------------
-    def _read(self, node: cst.CSTNode, source: Access | None) -> None:
+    def _read(self, node: ast.expr, source: Access | None) -> None:
         method = self.method
         if method is None or source is None or id(node) in self.not_reads:
             return
@@ -364,14 +386,26 @@ class Collector(cst_facts.Collector):
         }
         method.reads.append((read, self.ref((source.root, source.path))))
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._read(node, access_of(node))
+    def visit_Attribute(self, node: ast.Attribute | ast.Subscript) -> None:
+        if not isinstance(node.ctx, STORES):  # an attribute stored to or deleted is no read
+            self._read(node, access_of(node))
 
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        self._read(node, access_of(node))
-
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         source = access_of(node)
-        if source is not None and isinstance(node.func, cst.Attribute):
+        if source is not None and isinstance(node.func, ast.Attribute):
             self.not_reads.add(id(node.func))  # `cfg.get` is no read of a key named "get"
         self._read(node, source)
+
+
+VISITS = {
+    ast.ClassDef: Collector.visit_ClassDef, ast.FunctionDef: Collector.visit_FunctionDef,
+    ast.AsyncFunctionDef: Collector.visit_FunctionDef, ast.If: Collector.visit_If, ast.Assign: Collector.visit_Assign,
+    ast.AnnAssign: Collector.visit_AnnAssign, ast.AugAssign: Collector.visit_AugAssign, ast.For: Collector.visit_For,
+    ast.AsyncFor: Collector.visit_For, ast.comprehension: Collector.visit_For, ast.withitem: Collector.visit_withitem,
+    ast.Delete: Collector.visit_Delete, ast.Attribute: Collector.visit_Attribute,
+    ast.Subscript: Collector.visit_Attribute, ast.Call: Collector.visit_Call,
+}
+LEAVES = {
+    ast.ClassDef: Collector.leave_ClassDef, ast.FunctionDef: Collector.leave_FunctionDef,
+    ast.AsyncFunctionDef: Collector.leave_FunctionDef, ast.If: Collector.leave_If,
+}
