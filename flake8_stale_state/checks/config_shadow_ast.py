@@ -213,7 +213,6 @@ def collect(tree: ast.Module, source: SourceLines) -> Shadowing:
 
 
 STORES = (ast.Store, ast.Del)
-SKIPPED = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 
 
 class Collector:
@@ -270,9 +269,9 @@ class Collector:
                     self.blocks.pop()
                 else:
                     for item in value:
-                        if isinstance(item, ast.AST) and not isinstance(item, SKIPPED):
+                        if isinstance(item, ast.AST):
                             self.walk(item)
-            elif isinstance(value, ast.AST) and not isinstance(value, SKIPPED):
+            elif isinstance(value, ast.AST):  # contexts and operators are no fields of `node_fields`
                 self.walk(value)
         leave = LEAVES.get(kind)
         if leave is not None:
