@@ -786,15 +786,16 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     known = checks.load() if checks is not None else None
     if known is not None:
         return replace(summary, path=path, checks=known)
-    facts = _collected(kind, path, source, part, summary)
-    if checks is not None and facts.error is None:
+    facts, of_part = _collected(kind, path, source, part, summary)
+    if checks is not None and of_part and facts.error is None:
         checks.store(facts.checks)
     return facts
 
 
 def _collected(kind: FactsKind, path: str, source: bytes | str, part: bytes | str | None,
-               summary: FileFacts) -> FileFacts:
-    """`facts_of`'s facts made: the checks' own, of `part` where it parses, else of `source`."""
+               summary: FileFacts) -> tuple[FileFacts, bool]:
+    """`facts_of`'s facts made: the checks' own, of `part` where it parses, else of `source`; and whether every
+    collector's were made of `part` (only those may be kept by the excerpt's content)."""
     from flake8_stale_state.summary import collected  # noqa: PLC0415 - as in `facts_of`
 
     collectors = kind.reading("libcst")
@@ -803,23 +804,26 @@ def _collected(kind: FactsKind, path: str, source: bytes | str, part: bytes | st
 
         facts = collect_facts(path, source, collectors)
         facts.checks.update((c.code, c.facts()) for c in kind.collecting if c.code not in collectors)
-        return facts
+        return facts, False
     python = kind.reading("ast")
-    made = None if part is None else collected(part, python)
-    if made is None:  # no excerpt, or one Python rejects
-        part, made = None, collected(source, python)
-    if made is None:
-        return FileFacts(path=path, error="nested too deeply to analyse")
+    of_part = part is not None
+    made: dict[str, Any] | None = {}
+    if python:
+        made = collected(part, python) if of_part else None
+        if made is None:  # no excerpt, or one Python rejects
+            of_part, made = False, collected(source, python)
+        if made is None:
+            return FileFacts(path=path, error="nested too deeply to analyse"), False
     if not collectors:
-        return replace(summary, path=path, checks=made)
+        return replace(summary, path=path, checks=made), of_part
     from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
 
-    facts = collect_facts(path, part, collectors, summary) if part is not None else None
+    facts = collect_facts(path, part, collectors, summary) if of_part else None
     if facts is None or facts.error is not None:
-        facts = collect_facts(path, source, collectors, summary)
+        of_part, facts = False, collect_facts(path, source, collectors, summary)
     if facts.error is None:
         facts.checks.update(made)
-    return facts
+    return facts, of_part
 
 
 class ExcerptChecks:
@@ -998,10 +1002,8 @@ def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: C
         key_path = str(resolve(path))
         digest = source_digest(source)
         files[key_path] = _cached(cache, kind, key_path, digest)
-        if files[key_path] is None:
-            summary = summaries.get(key_path) if summaries else None
-            made = summary if summary is not None and summary.digest == digest else None
-            missing.append((len(source), (kind, str(path), key_path, made)))
+        if files[key_path] is None:  # `read_and_make` takes the summary if the file is still what it was made of
+            missing.append((len(source), (kind, str(path), key_path, summaries.get(key_path) if summaries else None)))
     # the largest first, so that no long file is left to run alone at the end
     items = [item for _, item in sorted(missing, key=lambda entry: -entry[0])]
     with Workers() if workers is None else nullcontext(workers) as pool:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.excerpt import excerpt
+from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.checks import RULES
 from flake8_stale_state.checks.stale_cache import Rebuilds
 from flake8_stale_state.engine import checks_kind
@@ -235,3 +236,48 @@ def test_a_damaged_excerpt_entry_is_made_again(tmp_path, monkeypatch, damage):
     collected = counting_collections(monkeypatch)
     assert facts_of(kind, str(path), source, cache=FactsCache(tmp_path)) == made
     assert collected == [str(path)]
+
+
+@pytest.mark.parametrize("rejected", ["ast", "libcst"])
+def test_facts_made_of_the_whole_file_are_not_kept_by_the_excerpts_content(tmp_path, monkeypatch, rejected):
+    """Where a collector's tree rejects the excerpt, the checks' facts are the whole file's: another file with the
+    same excerpt would be told them, so they are not cached by it."""
+    from flake8_stale_state import cst_facts, summary as summariser
+    from flake8_stale_state.cache import FactsCache
+    from flake8_stale_state.index import ExcerptChecks
+
+    path = EDITED[0]
+    source = path.read_text(encoding="utf-8")
+    kind = checks_kind(RULES, sorted({write.line for write in summarize(str(path), source).writes})[:1])
+    part = excerpt(source, ast.parse(source), kind.lines)
+    module, original = (summariser, summariser.collected) if rejected == "ast" else (cst_facts, cst_facts.collect_facts)
+    name = "collected" if rejected == "ast" else "collect_facts"
+
+    def rejecting(*arguments):
+        given = arguments[0] if rejected == "ast" else arguments[1]
+        if given == part:
+            return None if rejected == "ast" else FileFacts(path=arguments[0], error="syntax error")
+        return original(*arguments)
+
+    monkeypatch.setattr(module, name, rejecting)
+    cache = FactsCache(tmp_path)
+    made = facts_of(kind, str(path), source, cache=cache)
+    assert made.error is None and made.checks.keys() == kind.facts_types.keys()
+    assert ExcerptChecks(cache, kind, part).load() is None
+    monkeypatch.setattr(module, name, original)
+    facts_of(kind, str(path), source, cache=cache)
+    assert ExcerptChecks(cache, kind, part).load() is not None  # made of the excerpt: kept
+
+
+def test_no_collector_of_pythons_tree_no_parse_for_one(monkeypatch):
+    from flake8_stale_state import summary as summariser
+
+    def unwanted(*arguments):
+        raise AssertionError("Python's tree parsed again for no collector")
+
+    path = EDITED[0]
+    source = path.read_text(encoding="utf-8")
+    only_libcst = [rule for rule in RULES if rule.collecting and rule.collecting.tree == "libcst"]
+    summary = summarize(str(path), source)
+    monkeypatch.setattr(summariser, "collected", unwanted)
+    assert facts_of(checks_kind(only_libcst), str(path), source, summary).checks.keys() == {"SS102"}
