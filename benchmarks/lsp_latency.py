@@ -41,9 +41,9 @@ def typed_on_a_line(text: str, version: int) -> str:
 
 
 # Each edit makes content no cache has seen, as typing does. Text typed within a line moves no other line: the
-# file's facts stay, and where the line is none that SS102 or SS103 look at, so does what libcst found. A comment
-# added at the end leaves the facts too, but it is part of what libcst parses. Lines added above move every
-# fact of the file, and the package's lookups are made again, as after most edits of code.
+# file's facts stay, and where the line is none that SS102 or SS103 look at, so do what their collectors found. A
+# comment added at the end leaves the facts too, but it is part of what the collectors read. Lines added above
+# move every fact of the file, and the package's lookups are made again, as after most edits of code.
 EDITS: dict[str, Callable[[str, int], str]] = {
     "text typed on a line": typed_on_a_line,
     "a comment added at the end": lambda text, version: text + f"\n# edit {version} {time.time_ns()}\n",

@@ -14,7 +14,7 @@ from its constructors are left out: they run once per object, so the deletion ma
 Printed per package: deletions, flagged (an SS102 finding on one of that method's appends of that list),
 other findings that changed (anything else that appeared or disappeared in the file, lines mapped across the
 inserted one; an SS101 finding on the list at a line the copy rewrote is about that statement, not counted),
-and the copies where libcst finds a rebuild method the
+and the copies where SS102's collector finds a rebuild method the
 cheap pre-pass would not have let it look for (always 0, or the pre-pass is unsound). `--show` lists
 each deletion that was not flagged. The sdists go to ~/.cache/stale-state/sdists, never into the repository.
 """
@@ -241,7 +241,7 @@ def moved(finding: Finding, deletion: Deletion) -> Finding:
 
 
 def skipped_by_the_prepass(path: Path, source: bytes) -> bool:
-    """libcst finds a rebuild method in the file, but the pre-pass would not let it look."""
+    """SS102's collector finds a rebuild method in the file, but the pre-pass would not let it look."""
     found = any(r.shape == "method" for r in full_facts(str(path), source, ["SS102"]).checks["SS102"].found)
     return found and not summarize(str(path), source).signals.rebuild_method
 

@@ -1,4 +1,5 @@
-"""Facts from the libcst tree: the traversal findings and fixes come from.
+"""The index's facts of a file Python's parser rejects (newer syntax than the running Python's), from libcst's
+tree.
 
 One parse and one batched traversal per file. The scope tracker is split into an opening visitor
 placed first in the batch and a closing one placed last, so every collector sees the scope of the
@@ -13,7 +14,6 @@ import functools
 import threading
 from contextlib import ExitStack
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -197,21 +197,6 @@ class ScopeCloser(Visitor):
         self.scope.leave()
 
 
-class Collector(Visitor):
-    """Base of every fact collector: reports positions. A collector that calls `position` declares
-    PositionProvider among its METADATA_DEPENDENCIES (libcst joins those of every base class, so none is
-    declared here: resolving positions costs more than parsing)."""
-
-    wrapper: MetadataWrapper | None = None  # the traversal's, set before it starts
-
-    def position(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self.get_metadata(PositionProvider, node).start
-        return start.line, start.column
-
-    def result(self) -> Any:
-        raise NotImplementedError
-
-
 def string_value(node: cst.BaseExpression) -> str | None:
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         value = node.evaluated_value
@@ -269,7 +254,7 @@ def small_statements(body: Sequence[cst.BaseStatement]) -> list[cst.CSTNode]:
             for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement])]
 
 
-class AttributeCollector(Collector):
+class AttributeCollector(Visitor):
     """Attribute stores and every form of attribute read, from the libcst tree, for a file Python's own parser
     rejects (newer syntax than the running Python's): every read counts for every class, and any use of
     `self.__dict__` for every attribute. Where Python parses the file, its summary (summary.py) gives the facts.
@@ -525,26 +510,17 @@ def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> s
     return f"libcst cannot parse line {error.raw_line}: {error.message.splitlines()[0]}"
 
 
-def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, type[Collector]],
-                  summary: FileFacts | None = None) -> FileFacts:
-    """One parse and one batched traversal; a file that cannot be parsed yields facts with `error`. Where the
-    `ast` summary of the whole file is given (`source` may then be an excerpt of it), the facts are that summary's
-    with the checks' own; else libcst's tree of `source` makes them all, through Python's where Python accepts
-    it."""
+def collect_facts(path: str, source: str | bytes) -> FileFacts:
+    """The index's facts of a file Python's parser rejects, from libcst's tree (newer syntax than the running
+    Python's); through Python's tree where Python accepts it after all. A file that cannot be parsed yields facts
+    with `error`."""
     try:
-        if summary is None:
-            module, tree = parse(source)
-        else:  # Python parsed the whole file, hence any excerpt of it: no guard against deep nesting is needed
-            module, tree = on_large_stack(cst.parse_module, source), None
-        scope = Scope()
-        core = AttributeCollector(scope) if tree is None and summary is None else None
-        own = {code: collector(scope) for code, collector in check_collectors.items()}
-        visitors = [ScopeOpener(scope), *filter(None, [core]), *own.values(), ScopeCloser(scope)]
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        for collector in own.values():
-            collector.wrapper = wrapper  # for metadata a collector resolves only when it needs it
-        Traversal(visitors).run(wrapper)
-        if core is not None:
+        module, tree = parse(source)
+        if tree is None:
+            scope = Scope()
+            core = AttributeCollector(scope)
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            Traversal([ScopeOpener(scope), core, ScopeCloser(scope)]).run(wrapper)
             core.place_writes(wrapper)
     except cst.ParserSyntaxError as error:
         return FileFacts(path=path, error=syntax_error_message(source, error))
@@ -556,13 +532,7 @@ def collect_facts(path: str, source: str | bytes, check_collectors: dict[str, ty
         return FileFacts(path=path, error="nested too deeply to analyse")
     except Exception as error:  # one file's failure must not cost the package its other files
         return FileFacts(path=path, error=f"internal error: {type(error).__name__}: {error}")
-    # the facts of the package index, as the pre-pass makes them, with each check's own facts from libcst
-    if summary is not None:
-        facts = replace(summary)
-    else:
-        facts = summary_of_tree(path, tree, source) if core is None else core.result()
-    if facts.error is not None:
-        return facts
-    facts.path = path
-    facts.checks = {code: collector.result() for code, collector in own.items()}
+    facts = summary_of_tree(path, tree, source) if tree is not None else core.result()
+    if facts.error is None:
+        facts.path = path
     return facts

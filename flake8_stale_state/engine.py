@@ -29,8 +29,8 @@ from flake8_stale_state.settings import Settings
 
 
 def summary_kind() -> FactsKind:
-    """The package index's facts: the `ast` summary, or libcst's with every rule's collector where `ast` cannot
-    parse the file."""
+    """The package index's facts: the `ast` summary, or libcst's where `ast` cannot parse the file (with every
+    rule's collector's facts, empty, as full facts have them)."""
     return FactsKind(full=False, collecting=tuple(rule.collecting for rule in RULES if rule.collecting))
 
 
@@ -44,8 +44,8 @@ def checks_kind(rules: Iterable[Rule] = (), lines: Iterable[int] = ()) -> FactsK
 class Analyzer:
     """Builds each package's index once and checks files against it.
 
-    With the pre-pass (the default) the index holds `ast` summaries and libcst parses only the
-    files some check may report on; without it, libcst facts serve as both. Findings are the same.
+    With the pre-pass (the default) the index holds `ast` summaries and the checks' collectors read only the
+    files some check may report on; without it, full facts serve as both. Findings are the same.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -241,7 +241,6 @@ class Analyzer:
                 self.index_for(path, workers)
             wanted: dict[Path, dict[Path, FactsKind]] = {}  # package root -> file -> kind of facts
             summaries: dict[str, FileFacts] = {}  # of the wanted files, by resolved path
-            preloading = True
             for path in paths:
                 index = self.index_for(path)
                 key = str(self._real(path))
@@ -250,9 +249,6 @@ class Analyzer:
                 if kind not in (None, self.index_kind):
                     wanted.setdefault(index.root, {})[path] = kind
                     summaries[key] = facts
-                    if preloading and kind.reading_libcst:
-                        workers.preload("libcst")  # while the main process finds what else to parse with it
-                        preloading = False
             for root, kinds in wanted.items():
                 self._full.update(gather_facts(kinds, self._cache(root), self._real, workers, summaries))
             gc.freeze()  # as `index_for` does: these facts serve the whole run

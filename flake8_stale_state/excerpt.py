@@ -1,6 +1,6 @@
-"""The part of a file libcst must see to judge some of its lines.
+"""The part of a file the checks' collectors must see to judge some of its lines.
 
-libcst costs far more than Python's own parser, and a file's few candidate lines rarely need the rest of it. An
+A collector's walk costs more than the summary's, and a file's few candidate lines rarely need the rest of it. An
 excerpt keeps, for each wanted line, the innermost statement holding it whole, and the headers of the classes,
 functions and blocks around it; every other run of statements becomes `pass` and a string literal spanning its
 lines. Every kept line keeps its number and its text, so positions found in the excerpt are the file's.
@@ -88,8 +88,8 @@ class Excerpt:
             line = texts[first - 1]
             texts[first - 1] = line[:len(line) - len(line.lstrip())] + self.text("pass")
             if last > first:
-                # the lines between in one string literal, one token to libcst rather than a node per blank line
-                # (after `pass`, so it documents no attribute assigned before it)
+                # the lines between in one string literal, one token rather than a node per blank line (after
+                # `pass`, so it documents no attribute assigned before it)
                 texts[first - 1] += self.text('; """')
                 texts[last - 1] = self.text('"""')
             for number in range(first + 1, last):

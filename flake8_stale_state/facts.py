@@ -1,9 +1,8 @@
 """Facts of one file: everything the checks need, and the rules that make them.
 
 Facts are plain data (JSON-compatible once `to_data` is applied), so they can be cached
-and shipped between processes. Two traversals feed `FactsBuilder`: libcst's (cst_facts.py),
-which findings and fixes come from, and the cheap `ast` summary (summary.py) the index is built from.
-This module imports neither, so a run served from the cache never loads libcst.
+and shipped between processes. Two traversals feed `FactsBuilder`: the `ast` summary (summary.py) the index
+is built from, and libcst's (cst_facts.py), for a file Python's parser rejects. This module imports neither.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from flake8_stale_state.codec import decode, encode
 from flake8_stale_state.scope import Scope
@@ -104,24 +103,21 @@ def spanned_lines(spans: Iterable[tuple[int, int]]) -> set[int]:
 
 @dataclass(frozen=True)
 class Collecting:
-    """A check's own facts of a file, beyond the summary: its collector, loaded only when a file is parsed (a run
-    served from the cache never imports libcst), the syntax tree it reads, and the frozen dataclass it returns,
-    for the cache's codec. A libcst collector is a `cst_facts.Collector` class; an `ast` one, a function of
-    Python's tree and the source's lines (`summary.SourceLines`), cheaper by far where it can do without
-    libcst's whitespace and exact layout."""
+    """A check's own facts of a file, beyond the summary: its collector, loaded only when a file is parsed, and the
+    frozen dataclass it returns, for the cache's codec. A collector is a function of Python's syntax tree and the
+    source's lines (`summary.SourceLines`), which turn `ast`'s columns into libcst's and flake8's."""
 
     code: str
     collector: Callable[[], Any]  # a module-level function, so that worker processes can be sent it
     facts: type
-    tree: Literal["libcst", "ast"] = "libcst"
 
 
 @dataclass(frozen=True)
 class FactsKind:
     """Which facts to make of a file: the `ast` summary alone, or in `full` with the checks' own facts, those the
     collectors of `collecting` make of the excerpt holding `lines` (none: of the whole file). A summary falls
-    back to libcst's tree, with the same collectors, where `ast` cannot parse the file (newer syntax than this
-    Python's)."""
+    back to libcst's tree where `ast` cannot parse the file (newer syntax than this Python's); the checks' own
+    facts are then empty."""
 
     full: bool
     collecting: tuple[Collecting, ...] = ()
@@ -145,13 +141,9 @@ class FactsKind:
     def facts_types(self) -> dict[str, type]:
         return {c.code: c.facts for c in self.collecting}
 
-    @cached_property
-    def reading_libcst(self) -> bool:
-        return any(c.tree == "libcst" for c in self.collecting)
-
-    def reading(self, tree: str) -> dict[str, Any]:
-        """The collectors that read `tree` ("libcst" or "ast"), by code."""
-        return {c.code: c.collector() for c in self.collecting if c.tree == tree}
+    def collectors(self) -> dict[str, Any]:
+        """The collectors, by code."""
+        return {c.code: c.collector() for c in self.collecting}
 
 
 @dataclass

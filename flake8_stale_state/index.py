@@ -7,7 +7,6 @@ import builtins
 import dataclasses
 import functools
 import gc
-import importlib
 import os
 import time
 from collections import Counter
@@ -781,7 +780,7 @@ def facts_of(kind: FactsKind, path: str, source: bytes | str, summary: FileFacts
     if not kind.full and summary.error is None:
         return summary
     part = excerpt_of(source, tree, kind.lines) if kind.lines and summary.error is None else None
-    del tree  # Python's tree is not kept beside libcst's
+    del tree  # the whole file's tree is let go before the excerpt's is made
     checks = ExcerptChecks(cache, kind, part) if part is not None else None
     known = checks.load() if checks is not None else None
     if known is not None:
@@ -798,39 +797,29 @@ def _collected(kind: FactsKind, path: str, source: bytes | str, part: bytes | st
     collector's were made of `part` (only those may be kept by the excerpt's content)."""
     from flake8_stale_state.summary import collected  # noqa: PLC0415 - as in `facts_of`
 
-    collectors = kind.reading("libcst")
     if summary.error is not None:
-        from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
+        from flake8_stale_state.cst_facts import collect_facts  # libcst loads only for a file Python rejects
 
-        facts = collect_facts(path, source, collectors)
-        facts.checks.update((c.code, c.facts()) for c in kind.collecting if c.code not in collectors)
+        facts = collect_facts(path, source)
+        facts.checks = {c.code: c.facts() for c in kind.collecting}
         return facts, False
-    python = kind.reading("ast")
-    of_part = part is not None
-    made: dict[str, Any] | None = {}
-    if python:
-        made = collected(part, python) if of_part else None
-        if made is None:  # no excerpt, or one Python rejects
-            of_part, made = False, collected(source, python)
-        if made is None:
-            return FileFacts(path=path, error="nested too deeply to analyse"), False
+    collectors = kind.collectors()
     if not collectors:
-        return replace(summary, path=path, checks=made), of_part
-    from flake8_stale_state.cst_facts import collect_facts  # libcst loads only when a file is parsed
-
-    facts = collect_facts(path, part, collectors, summary) if of_part else None
-    if facts is None or facts.error is not None:
-        of_part, facts = False, collect_facts(path, source, collectors, summary)
-    if facts.error is None:
-        facts.checks.update(made)
-    return facts, of_part
+        return replace(summary, path=path, checks={}), part is not None
+    of_part = part is not None
+    made = collected(part, collectors) if of_part else None
+    if made is None:  # no excerpt, or one Python rejects
+        of_part, made = False, collected(source, collectors)
+    if made is None:
+        return FileFacts(path=path, error="nested too deeply to analyse"), False
+    return replace(summary, path=path, checks=made), of_part
 
 
 class ExcerptChecks:
     """The checks' own facts of an excerpt, in the cache by the excerpt's content and the collectors that made
     them. An excerpt keeps its lines' numbers and text, and the collectors see nothing else of the file: where
-    an edit leaves the excerpt as it was (a line changed elsewhere, lines added below it), libcst has nothing
-    new to parse, and is not loaded."""
+    an edit leaves the excerpt as it was (a line changed elsewhere, lines added below it), the collectors have
+    nothing new to read."""
 
     def __init__(self, cache: FactsCache | None, kind: FactsKind, part: bytes | str) -> None:
         self.cache = cache
@@ -960,12 +949,6 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
-
-    def preload(self, module: str) -> None:
-        """Have the workers import `module` while the main process does something else, if they are started."""
-        if self._pool is not None:
-            for _ in range(self.count):
-                self._pool.submit(importlib.import_module, module)
 
     def make_all(self, items: list[tuple[FactsKind, str, str, FileFacts | None]], cache: FactsCache
                  ) -> list[FileFacts | None]:

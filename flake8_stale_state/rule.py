@@ -43,8 +43,8 @@ class Rule:
     examples: tuple[Example, ...]  # reported ones (marked) and near misses that stay quiet
     check: Check  # findings of one file, from its facts and its package's index
     may_report: Verdict | None = None  # the pre-pass verdict on a file's summary; False: `check` finds nothing
-    lines_needed: Lines | None = None  # the lines its libcst collector must see, where the summary can tell
-    collecting: Collecting | None = None  # libcst facts of its own, beyond the shared attribute facts
+    lines_needed: Lines | None = None  # the lines its collector must see, where the summary can tell
+    collecting: Collecting | None = None  # facts of its own, beyond the shared attribute facts
     fix: Fix | None = None  # the source with the given findings of this rule fixed
     names_missing_bases: bool = False  # its findings depend on what library bases read: name those not found
 

@@ -1,7 +1,7 @@
 """Where a node sits: enclosing class, method, and the name its first parameter binds.
 
-`Scope` knows no syntax tree library: the libcst collectors (cst_facts.py) and the `ast` summary
-(summary.py) feed it alike.
+`Scope` knows no syntax tree library: the `ast` walks (summary.py, the checks' collectors) and libcst's
+(cst_facts.py) feed it alike.
 """
 
 from __future__ import annotations

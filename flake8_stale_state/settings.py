@@ -15,7 +15,7 @@ class Settings:
     use_cache: bool = True
     framework_bases: tuple[str, ...] = ()  # base class or decorator names whose attribute writes count as read
     python: Path | None = None  # the interpreter or virtual environment whose libraries bases come from
-    prepass: bool = True  # the ast pre-pass decides which files libcst parses; findings are the same without
+    prepass: bool = True  # the pre-pass decides which files the collectors read; findings are the same without
     # where the cache is off, a folder the processes of one run share their facts through (flake8's workers
     # under spawn or forkserver); None: no cache at all
     run_cache_dir: Path | None = None

@@ -1,10 +1,10 @@
-"""The cheap pre-pass: the same facts as the libcst collector, from Python's `ast`.
+"""The cheap pre-pass: the package index's facts of every file, from Python's `ast`.
 
-The package index needs the reads and writes of every file, while findings are needed only
-where a check may report. Parsing with `ast` costs a fraction of libcst, so the index is built
-from these summaries and libcst parses only the files a check may report on (engine.py).
-The rules live in `FactsBuilder`; this module only walks the `ast` tree. The two walks must
-agree: tests compare their facts on every fixture and their findings on real packages.
+The package index needs the reads and writes of every file, while the checks' own facts are needed only where
+a check may report: the index is built from these summaries, and the checks' collectors read only the files a
+check may report on (engine.py). The rules live in `FactsBuilder`; this module only walks the `ast` tree. The
+libcst walk that stands in for a file Python rejects (cst_facts.py) must agree: tests compare their facts on
+every fixture.
 """
 
 from __future__ import annotations
@@ -695,7 +695,7 @@ class ClassKeys:
         return {key for key in self.seeded if self.reads[key] >= 2}
 
     def seeding_methods(self, source: SourceLines) -> list[tuple[int, int]]:
-        """The methods that may add to what libcst finds of the seeds read again. Each seed, each read of a
+        """The methods that may add to what SS103's collector finds of the seeds read again. Each seed, each read of a
         config (of any key) and each assignment from one (`self.sub = self._config.sub`) names the config's
         first step (`_config` in `self._config.pipe`, or in `pipe = self._config.pipe` where a local name
         stands for it, or in `self._config = config` for a parameter); each other assignment of the
@@ -738,17 +738,17 @@ class MethodSeeds:
         return set().union(*(self.first_steps(start, first or step, seen | {root}) for start, first in starts))
 
 
-def compared_attributes(test: ast.expr) -> set[str]:
-    """Attributes on either side of a `!=` in an `if` test, through `and` and `or`."""
+def compared_attributes(test: ast.expr) -> list[str]:
+    """Attributes on either side of a `!=` in an `if` test, through `and` and `or`, in source order."""
     if isinstance(test, ast.BoolOp):
-        return set().union(*map(compared_attributes, test.values))
-    found: set[str] = set()
+        return list(dict.fromkeys(name for value in test.values for name in compared_attributes(value)))
+    found: list[str] = []
     if isinstance(test, ast.Compare):
         sides = [test.left, *test.comparators]
         for at, operator in enumerate(test.ops):
             if isinstance(operator, ast.NotEq):
-                found.update(dotted_name(side) or "" for side in sides[at:at + 2] if isinstance(side, ast.Attribute))
-    return found - {""}
+                found += [dotted_name(side) or "" for side in sides[at:at + 2] if isinstance(side, ast.Attribute)]
+    return [name for name in dict.fromkeys(found) if name]
 
 
 def appends_to_attribute(node: ast.AST) -> bool:
@@ -918,7 +918,7 @@ def may_rebuild(node: ast.If) -> bool:
     inside = [n for statement in node.body for n in walk(statement)]
     targets = [t for n in inside if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
-    if not keys & {dotted_name(a) for target in targets for a in attribute_targets(target)}:
+    if set(keys).isdisjoint(dotted_name(a) for target in targets for a in attribute_targets(target)):
         return False
     loops = (n for n in inside if isinstance(n, LOOPS))
     return any(appends_to_attribute(n) for loop in loops for n in walk(loop))
@@ -1084,7 +1084,7 @@ def appends_to(node: ast.AST, name: str) -> bool:
 
 
 def resets_list(statement: ast.stmt, name: str) -> bool:
-    """`L = ...` not built from L (as libcst's side counts a reset), or `L.clear()`."""
+    """`L = ...` not built from L (as SS102's collector counts a reset), or `L.clear()`."""
     if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
         return (any(dotted_name(a) == name for t in targets for a in attribute_targets(t))
@@ -1109,10 +1109,10 @@ def statement_parts(statement: ast.stmt) -> tuple[list[list[ast.stmt]], list[ast
 
 def reset_before_each_append(statements: list[ast.stmt], name: str, reset: bool = False) -> bool:
     """Every append to `name` in the block comes after a reset of it earlier in the same block or in one around
-    it: what runs before it on every path (libcst's side counts more resets than these, never fewer)."""
+    it: what runs before it on every path (SS102's collector counts more resets than these, never fewer)."""
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue  # runs later, if at all: libcst's side does not count its appends
+            continue  # runs later, if at all: SS102's collector does not count its appends
         lists, headers = statement_parts(statement)
         if not any(lists):
             if not reset and appends_to(statement, name):
@@ -1128,7 +1128,7 @@ def reset_before_each_append(statements: list[ast.stmt], name: str, reset: bool 
 
 def bound_attributes(node: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> set[str]:
     """`X` of each `receiver.X = ...` (alone or unpacked), `for receiver.X in`, `with ... as receiver.X`: some of
-    the bindings libcst's side counts."""
+    the bindings SS102's collector counts."""
     targets = []
     for n in walk(node):
         if isinstance(n, ast.Assign):
@@ -1150,7 +1150,7 @@ def bound_attributes(node: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str
 def calls_outside(statements: list[ast.stmt], name: str, decides: Callable[[ast.expr], bool],
                   held: bool = False) -> Iterator[bool]:
     """False for each call of `name` (`self.m`) in the block held by a loop or an `if` that `decides`, True for
-    each other; none for those in closures and lambdas, which libcst's side does not walk."""
+    each other; none for those in closures and lambdas, which SS102's collector does not walk."""
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
@@ -1249,7 +1249,7 @@ class ClassLists:
                    or self.runs_again(caller, name, seen | {method}) for caller in callers)
 
     def may_run_again_from(self, caller: str, callee: str, name: str) -> bool:
-        """Whether libcst's side may find that `caller` runs `callee` again: it does not where each call is in a
+        """Whether SS102's collector may find that `caller` runs `callee` again: it does not where each call is in a
         loop (run many times on purpose), in a closure, or under an `if` on state an earlier call left
         (`if self.offloaded: self._rebuild()`), or changed by a method that empties the list `name`, reading
         none of the caller's arguments or locals."""
@@ -1292,14 +1292,14 @@ class ClassLists:
 
     def runs_only_from_constructors(self) -> set[str]:
         """Methods called in the class only from constructors or from such methods, never named otherwise: as
-        libcst's side finds them, from the same calls (`callbacks` names more, so this finds no more)."""
+        SS102's collector finds them, from the same calls (`callbacks` names more, so this finds no more)."""
         only: set[str] = set()
         changed = True
         while changed:
             changed = False
             for name in self.defined:
                 callers = self.callers.get(name)
-                # a method defined twice is walked once by libcst's side: its calls may not count there
+                # a method defined twice is walked once by SS102's collector: its calls may not count there
                 if (name not in only and name not in CONSTRUCTORS and name not in self.callbacks and callers
                         and callers <= CONSTRUCTORS | only
                         and all(len(self.defined.get(caller, ())) == 1 for caller in callers)):
@@ -1698,7 +1698,7 @@ class Summarizer(ast.NodeVisitor):
                     lists.empty.add(bound.id)
                 elif isinstance(bound, ast.Attribute) and receiver and dotted_name(bound.value) == receiver:
                     lists.empty.add(bound.attr)
-            # bound in a method to something else for sure (libcst sees these and more: `for self.L in`, unpacking)
+            # bound in a method to something else for sure (SS102's collector sees these and more: `for self.L in`)
             if (value is not None and not is_empty_list(value) and not isinstance(value, ast.Subscript)
                     and isinstance(target, ast.Attribute) and receiver and dotted_name(target.value) == receiver):
                 lists.other.setdefault(target.attr, set()).add(self.scope.method or "")
@@ -1724,7 +1724,7 @@ class Summarizer(ast.NodeVisitor):
     visit_YieldFrom = visit_Yield
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
-        self.lambdas += 1  # SS102's libcst side does not look into lambdas
+        self.lambdas += 1  # SS102's collector does not look into lambdas
         self.generic_visit(node)
         self.lambdas -= 1
 
@@ -2174,7 +2174,7 @@ class Summarizer(ast.NodeVisitor):
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
     def rebuild_spans(self) -> tuple[tuple[int, int], ...]:
-        """What SS102's libcst side must see (`Signals.rebuild_spans`). The nodes kept for it are let go: the
+        """What SS102's collector must see (`Signals.rebuild_spans`). The nodes kept for it are let go: the
         summarizer's cycles would keep the tree alive until the garbage collector's next pass."""
         spans = {(first_line(cls), cls.end_lineno or cls.lineno)
                  for name in self.rebuild_classes for cls in self.class_nodes.get(name, ())}
@@ -2435,7 +2435,7 @@ class Summarizer(ast.NodeVisitor):
         self.visit_statements(node, "orelse")
 
     # Classes and functions are entered before their decorators, bases and parameters are
-    # visited, as the libcst traversal does.
+    # visited, as libcst's traversal (cst_facts.py) does.
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.scope.enter_class(node.name)
         bases, metaclass = class_bases(node)
@@ -2724,7 +2724,7 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
         return FileFacts(path=path, error="nested too deeply to analyse")
     facts = summarizer.builder.facts
     facts.path = path
-    # libcst's side judges a class by all it sees of the classes of that name (their attributes' bindings)
+    # SS102's collector judges a class by all it sees of the classes of that name (their attributes' bindings)
     facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, summarizer.rebuild_spans(),
                             frozenset(summarizer.seeded), tuple(sorted(set(summarizer.seeding_methods))))
     return facts

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES, REPO, full_facts
+from conftest import FIXTURES, full_facts
 from corpora import sdist
 from flake8_stale_state.checks import config_shadow
 from flake8_stale_state.engine import Analyzer
@@ -80,33 +80,6 @@ def test_positions_count_characters_as_flake8_does(source, first_line):
     assert [(seed.line, seed.col) for seed in shadowing.seeds] == [(first_line + 4, 8)]
     assert [(read.line, read.col) for read in shadowing.reads] == [
         (line, SEEDED.splitlines()[7].index("self._config")), (line + 2, 12)]  # a wrapped read at its own line
-
-
-def test_config_reads_are_found_without_libcst():
-    source = FIXTURES / "ss103" / "pipeline" / "pipe" / "engine.py"
-    script = (
-        "import sys\n"
-        "from conftest import full_facts\n"
-        f"facts = full_facts('engine.py', open({str(source)!r}).read(), codes=['SS103'], lines=range(5, 17))\n"
-        "print(len(facts.checks['SS103'].reads), 'libcst' in sys.modules)\n"
-    )
-    result = subprocess.run([sys.executable, "-c", script], cwd=REPO / "tests", capture_output=True, text=True,
-                            timeout=120, check=True)
-    assert result.stdout.split() == ["1", "False"]
-
-
-def test_a_file_only_libcst_parses_gets_no_config_facts(monkeypatch):
-    """Newer syntax than the running Python's: libcst makes the summary, and SS103, which reads Python's tree,
-    finds nothing there rather than fail the file."""
-    from flake8_stale_state import cst_facts, summary as summariser
-    from flake8_stale_state.facts import FileFacts
-
-    monkeypatch.setattr(cst_facts, "python_tree", lambda source: None)
-    monkeypatch.setattr(summariser, "parsed_summary",
-                        lambda path, source: (FileFacts(path, error="newer syntax"), None))
-    facts = full_facts("m.py", SEEDED)
-    assert facts.error is None and facts.writes
-    assert facts.checks["SS103"] == config_shadow.Shadowing()
 
 
 def stale_state(tree, env, *args):

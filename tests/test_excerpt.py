@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 import textwrap
 from dataclasses import replace
 
@@ -16,7 +18,6 @@ from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import FileFacts
 from flake8_stale_state.checks import RULES
-from flake8_stale_state.checks.stale_cache import Rebuilds
 from flake8_stale_state.engine import checks_kind
 from flake8_stale_state.index import facts_of
 from flake8_stale_state.package import python_files
@@ -150,29 +151,31 @@ def test_an_excerpt_of_any_program_parses_and_keeps_its_wanted_lines(source, dat
         assert lines_of(part)[line - 1] == original[line - 1]
 
 
-def test_positions_are_not_resolved_unless_a_collector_asks_for_them(monkeypatch):
-    from flake8_stale_state import cst_facts
+def test_the_checks_facts_are_made_without_libcst():
+    """Every collector reads Python's tree: libcst loads only for a file Python rejects, or to fix one."""
     from flake8_stale_state.checks.stale_cache import RULE  # noqa: PLC0415
 
-    resolved = []
-    positions = cst_facts.positions
-    monkeypatch.setattr(cst_facts, "positions", lambda wrapper: resolved.append(wrapper) or positions(wrapper))
-    source = "class A:\n    def f(self):\n        self.x = 1\n"
-    assert full_facts("m.py", source, codes=()).writes[0][1:3] == (3, 8)
-    assert full_facts("m.py", source, codes=["SS102"]).checks["SS102"] == Rebuilds()
-    assert resolved == []  # SS102's collector found nothing to place
-    assert full_facts("m.py", RULE.examples[0].source, codes=["SS102"]).checks["SS102"] != Rebuilds()
-    assert resolved  # it places what it reports
+    engine = FIXTURES / "ss103" / "pipeline" / "pipe" / "engine.py"
+    script = (
+        "import sys\n"
+        "from conftest import full_facts\n"
+        f"rebuilds = full_facts('module.py', {RULE.examples[0].source!r}, codes=['SS102']).checks['SS102']\n"
+        f"shadowing = full_facts('engine.py', open({str(engine)!r}).read(), codes=['SS103'], lines=range(5, 17))\n"
+        "print(len(rebuilds.found), len(shadowing.checks['SS103'].reads), 'libcst' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO / "tests", capture_output=True, text=True,
+                            timeout=120, check=True)
+    assert result.stdout.split() == ["1", "1", "False"]
 
 
-def counting_collections(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths libcst's collectors are run on from now on."""
-    from flake8_stale_state import cst_facts
+def counting_collections(monkeypatch: pytest.MonkeyPatch) -> list[str | bytes]:
+    """The sources the checks' collectors read from now on."""
+    from flake8_stale_state import summary as summariser
 
-    collected: list[str] = []
-    collect = cst_facts.collect_facts
-    monkeypatch.setattr(cst_facts, "collect_facts",
-                        lambda path, *rest: collected.append(path) or collect(path, *rest))
+    collected: list[str | bytes] = []
+    collect = summariser.collected
+    monkeypatch.setattr(summariser, "collected",
+                        lambda source, collectors: collected.append(source) or collect(source, collectors))
     return collected
 
 
@@ -200,14 +203,14 @@ def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, t
     cache = FactsCache(tmp_path)
     collected = counting_collections(monkeypatch)
     made = facts_of(kind, str(path), source, cache=cache)
-    assert collected == [str(path)]
+    assert len(collected) == 1
 
     kept = excerpt(source, ast.parse(source), wanted)
     away = next(line for line in reversed(lines)
                 if excerpt(edited := edited_line(source, line), ast.parse(edited), wanted) == kept)
     unrelated = edited_line(source, away)
     recalled = facts_of(kind, str(path), unrelated, cache=cache)
-    assert collected == [str(path)]  # libcst saw nothing new
+    assert len(collected) == 1  # the collectors read nothing new
     assert recalled == replace(summarize(str(path), unrelated), checks=made.checks)
     assert recalled.checks == facts_of(kind, str(path), unrelated).checks  # without the cache
 
@@ -218,7 +221,7 @@ def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, t
     related = edited_line(source, wanted[0])
     collected.clear()
     changed = facts_of(kind, str(path), related, cache=cache)
-    assert collected == [str(path)]
+    assert len(collected) == 1
     assert changed.checks == facts_of(kind, str(path), related).checks
 
 
@@ -235,14 +238,13 @@ def test_a_damaged_excerpt_entry_is_made_again(tmp_path, monkeypatch, damage):
     entry.write_text(damage % entry.stem if "%s" in damage else damage)
     collected = counting_collections(monkeypatch)
     assert facts_of(kind, str(path), source, cache=FactsCache(tmp_path)) == made
-    assert collected == [str(path)]
+    assert len(collected) == 1
 
 
-@pytest.mark.parametrize("rejected", ["ast", "libcst"])
-def test_facts_made_of_the_whole_file_are_not_kept_by_the_excerpts_content(tmp_path, monkeypatch, rejected):
-    """Where a collector's tree rejects the excerpt, the checks' facts are the whole file's: another file with the
-    same excerpt would be told them, so they are not cached by it."""
-    from flake8_stale_state import cst_facts, summary as summariser
+def test_facts_made_of_the_whole_file_are_not_kept_by_the_excerpts_content(tmp_path, monkeypatch):
+    """Where Python rejects the excerpt, the checks' facts are the whole file's: another file with the same
+    excerpt would be told them, so they are not cached by it."""
+    from flake8_stale_state import summary as summariser
     from flake8_stale_state.cache import FactsCache
     from flake8_stale_state.index import ExcerptChecks
 
@@ -250,26 +252,19 @@ def test_facts_made_of_the_whole_file_are_not_kept_by_the_excerpts_content(tmp_p
     source = path.read_text(encoding="utf-8")
     kind = checks_kind(RULES, sorted({write.line for write in summarize(str(path), source).writes})[:1])
     part = excerpt(source, ast.parse(source), kind.lines)
-    module, original = (summariser, summariser.collected) if rejected == "ast" else (cst_facts, cst_facts.collect_facts)
-    name = "collected" if rejected == "ast" else "collect_facts"
-
-    def rejecting(*arguments):
-        given = arguments[0] if rejected == "ast" else arguments[1]
-        if given == part:
-            return None if rejected == "ast" else FileFacts(path=arguments[0], error="syntax error")
-        return original(*arguments)
-
-    monkeypatch.setattr(module, name, rejecting)
+    original = summariser.collected
+    monkeypatch.setattr(summariser, "collected",
+                        lambda given, collectors: None if given == part else original(given, collectors))
     cache = FactsCache(tmp_path)
     made = facts_of(kind, str(path), source, cache=cache)
     assert made.error is None and made.checks.keys() == kind.facts_types.keys()
     assert ExcerptChecks(cache, kind, part).load() is None
-    monkeypatch.setattr(module, name, original)
+    monkeypatch.setattr(summariser, "collected", original)
     facts_of(kind, str(path), source, cache=cache)
     assert ExcerptChecks(cache, kind, part).load() is not None  # made of the excerpt: kept
 
 
-def test_no_collector_of_pythons_tree_no_parse_for_one(monkeypatch):
+def test_no_collector_no_parse_for_one(monkeypatch):
     from flake8_stale_state import summary as summariser
 
     def unwanted(*arguments):
@@ -277,7 +272,27 @@ def test_no_collector_of_pythons_tree_no_parse_for_one(monkeypatch):
 
     path = EDITED[0]
     source = path.read_text(encoding="utf-8")
-    only_libcst = [rule for rule in RULES if rule.collecting and rule.collecting.tree == "libcst"]
+    without = [rule for rule in RULES if not rule.collecting]
+    assert without and len(without) < len(RULES)
     summary = summarize(str(path), source)
     monkeypatch.setattr(summariser, "collected", unwanted)
-    assert facts_of(checks_kind(only_libcst), str(path), source, summary).checks.keys() == {"SS102"}
+    assert facts_of(checks_kind(without), str(path), source, summary).checks == {}
+    with pytest.raises(AssertionError, match="parsed again"):
+        facts_of(checks_kind(RULES), str(path), source, summary)
+
+
+@pytest.mark.parametrize("rule", [rule for rule in RULES if rule.collecting], ids=lambda rule: rule.code)
+def test_a_file_only_libcst_parses_gets_empty_facts_of_the_checks(monkeypatch, rule):
+    """Newer syntax than the running Python's: libcst makes the summary, and the checks' collectors, which read
+    Python's tree, find nothing there rather than fail the file."""
+    from flake8_stale_state import cst_facts, summary as summariser
+
+    source = next(example.source for example in rule.examples if example.title.startswith("Reported"))
+    code = rule.collecting.code
+    assert full_facts("m.py", source).checks[code] != rule.collecting.facts()
+    monkeypatch.setattr(cst_facts, "python_tree", lambda source: None)
+    monkeypatch.setattr(summariser, "parsed_summary",
+                        lambda path, source: (FileFacts(path, error="newer syntax"), None))
+    facts = full_facts("m.py", source)
+    assert facts.error is None and facts.writes
+    assert facts.checks[code] == rule.collecting.facts()

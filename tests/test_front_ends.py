@@ -128,7 +128,7 @@ finally:
     (["--extend-ignore", "SS"], None),
     (["--select", "SS,E9"], FINDINGS),
     (["--select", "E9", "--extend-select", "SS1"], FINDINGS),
-    (["--extend-ignore", "SS10"], []),  # SS000 is still selected: files libcst cannot parse are reported
+    (["--extend-ignore", "SS10"], []),  # SS000 is still selected: files that cannot be analysed are reported
 ])
 def test_no_work_when_flake8_selects_no_ss_code(project, options, reported):
     cache = project / "cache"

@@ -279,7 +279,7 @@ def test_collect_facts_turns_any_exception_into_an_error(monkeypatch):
         raise KeyError("boom")
 
     monkeypatch.setattr("flake8_stale_state.cst_facts.parse", explode)
-    assert collect_facts("x.py", "x = 1\n", {}).error == "internal error: KeyError: 'boom'"
+    assert collect_facts("x.py", "x = 1\n").error == "internal error: KeyError: 'boom'"
 
 
 def test_paths_resolve_through_their_folder_as_realpath_resolves_them(tmp_path, monkeypatch):

@@ -152,7 +152,7 @@ def test_memory_grows_with_the_facts_not_with_the_trees(name, tmp_path):
     assert extra_retained < OBJECTS_PER_JSON_BYTE * extra_facts, (extra_retained, extra_facts)
 
 
-@pytest.mark.parametrize("make", [full_facts, summary_facts], ids=["libcst", "ast"])
+@pytest.mark.parametrize("make", [full_facts, summary_facts], ids=["full", "summary"])
 def test_a_files_tree_is_freed_as_soon_as_its_facts_are_made(make):
     make("warm_up.py", module_source(0))
     gc.collect()

@@ -56,8 +56,8 @@ def test_codes_and_names_are_unique_and_registering_a_known_code_is_refused():
 
 def codes_table() -> str:
     """The README's table of codes, as the registry gives it."""
-    rows = [f"| {UNANALYSED} | the file could not be analysed (libcst cannot parse it, or it cannot be read or "
-            "decoded) | line 1 |"]
+    rows = [f"| {UNANALYSED} | the file could not be analysed (it cannot be parsed, read or decoded, or nests too "
+            "deeply) | line 1 |"]
     rows += [f"| {rule.code} | {rule.summary} | {rule.reported_at} |" for rule in RULES]
     return "\n".join(["| code | what | reported at |", "|---|---|---|", *rows])
 

@@ -327,3 +327,90 @@ def test_reset_removal_benchmark_flags_nine_deletions_in_ten_and_changes_no_othe
     assert sum(1 for row in counts.values() if row[0]) >= 4
     assert flagged >= 0.9 * deleted
     assert (changed, skipped) == (0, 0)
+
+
+# Python's tree: columns in characters, and the layout its nodes do not keep ----------------------------------
+def test_an_append_after_non_ascii_text_is_reported_at_its_character_column_and_fixed(tmp_path):
+    loop = "            for record in ['é→', *source]: self.rows.append(record)\n"
+    source = CACHE.replace(CACHE[CACHE.index("            for record"):CACHE.index("            self.source =")], loop)
+    path = tmp_path / "table.py"
+    path.write_text(source, encoding="utf-8")
+    (found,) = findings(path, source)
+    assert (found.line, found.col) == (source.splitlines().index(loop.rstrip("\n")) + 1, loop.index("self.rows"))
+    result = fixed(path, source)
+    assert RESET + loop in result
+    assert findings(path, result) == []
+
+
+ONE_LINE = '''\
+class Ensemble:{class_suite}
+
+    def fit(self, data):{method_suite}
+'''
+
+
+@pytest.mark.parametrize(
+    ("class_suite", "method_suite", "reported", "reset"),
+    [
+        ("\n    members = []", "\n        for d in data: self.members.append(d)", True, "        self.members = []\n"),
+        # a class body on its header's line binds no list as the class body's binding of it
+        (" members = []", "\n        for d in data: self.members.append(d)", False, None),
+        # a method body on its header's line has no block a reset could be put in: reported, not fixed
+        ("\n    members = []", " self.members.extend(data)", True, None),
+    ],
+)
+def test_suites_on_their_headers_line(tmp_path, class_suite, method_suite, reported, reset):
+    source = ONE_LINE.format(class_suite=class_suite, method_suite=method_suite)
+    path = tmp_path / "ensemble.py"
+    path.write_text(source)
+    found = findings(path, source)
+    assert bool(found) == reported
+    if reported:
+        assert found[0].message.endswith("but is only emptied in the class body (line 2): a second call keeps the "
+                                         "first call's entries")
+        result = fixed(path, source)
+        if reset is None:
+            assert result == source
+        else:
+            assert result.replace(reset, "", 1) == source and findings(path, result) == []
+
+
+CHAIN = '''\
+class Index:
+    def __init__(self):
+        self.keys = []
+
+    def build(self, rows, fresh):
+        if fresh:
+            self.keys = []
+{branch}
+            for row in rows:
+                self.keys.append(row)
+'''
+
+
+@pytest.mark.parametrize(
+    ("branch", "fixed_at"),
+    [
+        # `elif` is another branch of the chain: the reset in the `if` branch does not run before its appends;
+        # the fix goes in the `elif` block, which runs once per call
+        ("        elif rows:", "        elif rows:\n            self.keys = []\n            for row"),
+        # `else:` holding an `if` is the same chain's other branch, its `if` a block of its own
+        ("        else:\n          if rows:", "          if rows:\n            self.keys = []\n            for row"),
+    ],
+)
+def test_a_reset_in_another_branch_of_the_chain_is_no_reset(tmp_path, branch, fixed_at):
+    source = CHAIN.format(branch=branch)
+    path = tmp_path / "index.py"
+    path.write_text(source)
+    (found,) = findings(path, source)
+    assert found.line == source.splitlines().index("                self.keys.append(row)") + 1
+    assert fixed_at in fixed(path, source)
+
+
+def test_a_reset_before_the_chain_reaches_every_branch(tmp_path):
+    reset_first = "        self.keys = []\n        if fresh:\n"
+    source = CHAIN.format(branch="        elif rows:").replace("        if fresh:\n", reset_first)
+    path = tmp_path / "index.py"
+    path.write_text(source)
+    assert findings(path, source) == []

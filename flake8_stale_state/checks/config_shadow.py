@@ -140,7 +140,7 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
 
 
 def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
-    """The lines libcst must see to judge the file: the methods of the seeding classes that name a seeded key
+    """The lines the collector must see to judge the file: the methods of the seeding classes that name a seeded key
     or the first step of a seed's config, and every assignment of a seeded key in the file (`X.K = None`
     empties an attribute rather than moves it on)."""
     keys = seeded_keys(summary, index)
@@ -213,5 +213,5 @@ RULE = Rule(
     check=check,
     may_report=may_report,
     lines_needed=lines_needed,
-    collecting=Collecting(CODE, collector, Shadowing, tree="ast"),
+    collecting=Collecting(CODE, collector, Shadowing),
 )

@@ -25,7 +25,7 @@ another attribute: there the object is shared, and the other references must see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -67,10 +67,10 @@ class Rebuilds:
     found: tuple[Rebuild, ...] = ()
 
 
-def collector() -> type:
-    from flake8_stale_state.checks.stale_cache_cst import Collector  # libcst, only when a file is parsed
+def collector() -> Callable[..., Rebuilds]:
+    from flake8_stale_state.checks.stale_cache_ast import collect  # only when a file is parsed
 
-    return Collector
+    return collect
 
 
 def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> bool:
@@ -98,7 +98,7 @@ def fix_title(rebuild: Rebuild, rebuilds: Rebuilds) -> str:
 
 
 def lines_needed(summary: FileFacts, index: PackageIndex, settings: Settings) -> set[int]:
-    """The lines libcst must see to judge the file: the classes that may hold a rebuild method, whole, and those
+    """The lines the collector must see to judge the file: the classes that may hold a rebuild method, whole, and those
     of the same names (what they bind to the lists counts too); a guarded rebuild's `if` and what names its
     lists."""
     return spanned_lines(summary.signals.rebuild_spans)
@@ -130,7 +130,7 @@ def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator
 
 def fix(source: str, findings: Iterable[Finding]) -> str:
     """The source with a reset inserted before each loop the SS102 findings (positions in `source`) point into."""
-    from flake8_stale_state.checks.stale_cache_cst import insert_resets  # libcst, only when fixing
+    from flake8_stale_state.checks.stale_cache_fix import insert_resets  # libcst, only when fixing
 
     wanted = {(f.line, f.col) for f in findings if f.code == CODE}
     return insert_resets(source, wanted) if wanted else source

@@ -1,139 +1,138 @@
-"""SS102's libcst side: the guarded rebuilds a file holds, and the fix that resets their lists."""
+"""SS102's facts, from Python's own syntax tree: the guarded rebuilds and rebuild methods a file holds. Positions
+are libcst's and flake8's (characters), from `ast`'s (UTF-8 bytes)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-
+import ast
+from collections.abc import Iterator
 from typing import NamedTuple
 
-import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
-
-from flake8_stale_state import cst_facts
-from flake8_stale_state.checks.stale_cache import (
-    CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds, method_of, reset_statement,
-)
-from flake8_stale_state.cst_facts import PUNCTUATION, ScopeCloser, ScopeOpener, dotted_name, node_fields
+from flake8_stale_state.checks.stale_cache import CLEAR, GUARD, METHOD, REBIND, Rebuild, Rebuilds
 from flake8_stale_state.scope import Scope
-from flake8_stale_state.summary import APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, first_word, is_dunder, never_rebuilds
+from flake8_stale_state.summary import (
+    APPENDERS, CONSTRUCTORS, REBUILD_PROTOCOL, SourceLines, appends_to_attribute, compared_attributes,
+    decorator_names, dotted_name, first_word, is_dunder, is_empty_list, mentions_attribute, never_rebuilds,
+    node_fields, parameters, stored, string_value,
+)
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+DEFINITIONS = (*FUNCTIONS, ast.ClassDef)  # run later, if at all
+FOR_LOOPS = (ast.For, ast.AsyncFor)
+LOOPS = (*FOR_LOOPS, ast.While)
+TRIES = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+WITHS = (ast.With, ast.AsyncWith)
+COMPOUND = (*DEFINITIONS, *LOOPS, ast.If, *TRIES, *WITHS, ast.Match)
 
 
 # shapes ---------------------------------------------------------------------------------------------------
-def parts(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes a node holds, from its fields, whitespace and punctuation aside: what `node.children` gives,
-    without the visit libcst makes to list them (most of the cost of walking an expression)."""
-    for name in node_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if value.__class__ not in PUNCTUATION:
+def parts(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes a node holds, in source order (a dict's keys and values in turn)."""
+    if node.__class__ is ast.Dict:
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                yield key
+            yield value
+        return
+    for name in node_fields(node.__class__):
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif value.__class__ is list:
+            yield from (item for item in value if isinstance(item, ast.AST))
+
+
+def blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists a compound statement holds, in source order: bodies, `else`s, handlers', cases'."""
+    for name in node_fields(statement.__class__):
+        value = getattr(statement, name, None)
+        if value.__class__ is list and value:
+            if isinstance(value[0], ast.stmt):
                 yield value
-        elif isinstance(value, (list, tuple)):
-            yield from (item for item in value if isinstance(item, cst.CSTNode) and item.__class__ not in PUNCTUATION)
+            elif isinstance(value[0], (ast.excepthandler, ast.match_case)):
+                yield from (each.body for each in value)
 
 
-def compared_attributes(test: cst.BaseExpression) -> list[str]:
-    """Attributes on either side of a `!=` in an `if` test, through `and` and `or`."""
-    if isinstance(test, cst.BooleanOperation):
-        return compared_attributes(test.left) + compared_attributes(test.right)
-    found: list[str] = []
-    if isinstance(test, cst.Comparison):
-        left = test.left
-        for target in test.comparisons:
-            if isinstance(target.operator, cst.NotEqual):
-                for side in (left, target.comparator):
-                    name = dotted_name(side) if isinstance(side, cst.Attribute) else None
-                    if name and name not in found:
-                        found.append(name)
-            left = target.comparator
-    return found
-
-
-def mentions(node: cst.CSTNode, name: str) -> bool:
-    if isinstance(node, cst.Attribute) and dotted_name(node) == name:
-        return True
-    return any(mentions(child, name) for child in parts(node))
-
-
-def is_full_slice(target: cst.BaseExpression) -> bool:
+def is_full_slice(target: ast.expr) -> bool:
     """`L[:]`"""
-    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
-        return False
-    part = target.slice[0].slice
-    return isinstance(part, cst.Slice) and part.lower is None and part.upper is None and part.step is None
+    part = target.slice if isinstance(target, ast.Subscript) else None
+    return isinstance(part, ast.Slice) and part.lower is None and part.upper is None and part.step is None
 
 
-def is_fresh_list(value: cst.BaseExpression | None) -> bool:
-    if isinstance(value, (cst.List, cst.ListComp)):
+def is_fresh_list(value: ast.expr | None) -> bool:
+    if isinstance(value, (ast.List, ast.ListComp)):
         return True
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list"
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "list"
 
 
-def binding_kind(value: cst.BaseExpression) -> str:
-    if isinstance(value, cst.Name) and value.value == "None":
+def binding_kind(value: ast.expr) -> str:
+    if isinstance(value, ast.Constant) and value.value is None:
         return "none"
     return "fresh" if is_fresh_list(value) else "other"
 
 
-def assignment_targets(node: cst.BaseSmallStatement) -> list[cst.BaseExpression]:
-    if isinstance(node, cst.Assign):
-        return [target.target for target in node.targets]
-    if isinstance(node, cst.AnnAssign) and node.value is not None:
+def assignment_targets(node: ast.stmt) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
         return [node.target]
     return []
 
 
-def resets(node: cst.BaseSmallStatement) -> Iterator[str]:
+def deleted(node: ast.Delete) -> list[ast.expr]:
+    """What `del` names, one tuple unpacked: `del a, b` and `del (a, b)` alike."""
+    targets = node.targets
+    return targets[0].elts if len(targets) == 1 and isinstance(targets[0], ast.Tuple) else targets
+
+
+def resets(node: ast.stmt) -> Iterator[str]:
     """Lists this statement empties or replaces: `L = ...` (not built from L), `L.clear()`, `del L[:]`, `del L`,
     `L[:] = ...`."""
     for target in assignment_targets(node):
-        for attribute in cst_facts.target_attributes(target):
+        for attribute in stored(target, ast.Attribute):
             name = dotted_name(attribute)
-            if name and not mentions(node.value, name):
+            if name and not mentions_attribute(node.value, name):
                 yield name
         if is_full_slice(target):
             yield dotted_name(target.value) or ""
-    if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
-        func = node.value.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "clear" and not node.value.args:
-            yield dotted_name(func.value) or ""
-    if isinstance(node, cst.Del):
-        targets = [e.value for e in node.target.elements] if isinstance(node.target, cst.Tuple) else [node.target]
-        for target in targets:
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        call = node.value
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "clear" and not call.args and not call.keywords:
+            yield dotted_name(call.func.value) or ""
+    if isinstance(node, ast.Delete):
+        for target in deleted(node):
             if is_full_slice(target):
                 yield dotted_name(target.value) or ""
-            elif isinstance(target, cst.Attribute):
+            elif isinstance(target, ast.Attribute):
                 yield dotted_name(target) or ""
 
 
-def run_now(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The node and those it holds, in the order `parts` gives, but for lambdas: their bodies run later, if at
-    all. One list for the several questions asked of a statement, rather than a walk for each."""
-    found: list[cst.CSTNode] = []
+def run_now(node: ast.AST) -> list[ast.AST]:
+    """The node and those it holds, in source order, but for lambdas: their bodies run later, if at all. One list
+    for the several questions asked of a statement, rather than a walk for each."""
+    found: list[ast.AST] = []
     pending = [node]
     while pending:
         current = pending.pop()
-        if not isinstance(current, cst.Lambda):
+        if not isinstance(current, ast.Lambda):
             found.append(current)
             pending.extend(reversed(list(parts(current))))
     return found
 
 
-def calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    return [held for held in run_now(node) if isinstance(held, cst.Call)]
+def calls_in(node: ast.AST) -> list[ast.Call]:
+    return [held for held in run_now(node) if isinstance(held, ast.Call)]
 
 
-def appends(node: cst.BaseSmallStatement) -> Iterator[tuple[str, cst.CSTNode, bool]]:
+def appends(node: ast.stmt) -> Iterator[tuple[str, ast.AST, bool]]:
     """(list, where, adds a list for sure) for `L.append/extend/insert(...)` and `L += ...` on an attribute L."""
-    if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
-        name = dotted_name(node.target) if isinstance(node.target, cst.Attribute) else None
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        name = dotted_name(node.target) if isinstance(node.target, ast.Attribute) else None
         if name:
             yield name, node.target, is_fresh_list(node.value)
     for call in calls_in(node):
-        func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in APPENDERS and isinstance(func.value, cst.Attribute):
-            name = dotted_name(func.value)
-            if name:
-                yield name, call, True
+        name = dotted_name(call.func.value) if appends_to_attribute(call) else None
+        if name:
+            yield name, call, True
 
 
 class GuardedBlock:
@@ -143,107 +142,99 @@ class GuardedBlock:
     def __init__(self, reset_earlier: set[str]) -> None:
         self.reset = set(reset_earlier)
         self.assigned: set[str] = set()
-        self.loop_headers: list[cst.BaseExpression] = []  # `for` iterables and `while` tests around the statement
-        self.stale: list[tuple[str, cst.CSTNode, cst.CSTNode, bool]] = []  # list, append, outermost loop, is a list
+        self.loop_headers: list[ast.expr] = []  # `for` iterables and `while` tests around the statement
+        self.stale: list[tuple[str, ast.AST, ast.stmt, bool]] = []  # list, append, outermost loop, is a list
 
-    def suite(self, suite: cst.BaseSuite, loop: cst.CSTNode | None) -> None:
-        if isinstance(suite, cst.IndentedBlock):
-            for statement in suite.body:
-                self.statement(statement, loop)
-        else:
-            for small in suite.body:
-                self.small(small, loop)
+    def suite(self, suite: list[ast.stmt], loop: ast.stmt | None) -> None:
+        for statement in suite:
+            self.statement(statement, loop)
 
-    def statement(self, node: cst.CSTNode, loop: cst.CSTNode | None) -> None:
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            return  # runs later, if at all
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                self.small(small, loop)
-        elif isinstance(node, (cst.For, cst.While)):
-            self.loop_headers.append(node.iter if isinstance(node, cst.For) else node.test)
+    def statement(self, node: ast.stmt, loop: ast.stmt | None) -> None:
+        if isinstance(node, DEFINITIONS):
+            return
+        if isinstance(node, LOOPS):
+            self.loop_headers.append(node.iter if isinstance(node, FOR_LOOPS) else node.test)
             self.suite(node.body, loop or node)
             self.loop_headers.pop()
-            if node.orelse is not None:
-                self.suite(node.orelse.body, loop)
+            self.suite(node.orelse, loop)
+        elif isinstance(node, COMPOUND):
+            for block in blocks(node):
+                self.suite(block, loop)
         else:
-            for child in node.children:
-                if isinstance(child, cst.BaseSuite):
-                    self.suite(child, loop)
-                elif isinstance(child, (cst.If, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
-                                        cst.MatchCase)):
-                    self.statement(child, loop)
+            self.small(node, loop)
 
-    def small(self, node: cst.BaseSmallStatement, loop: cst.CSTNode | None) -> None:
+    def small(self, node: ast.stmt, loop: ast.stmt | None) -> None:
         if loop is not None:
             for name, where, is_list in appends(node):
                 # a loop that reads the list it appends to tops it up on purpose: `while len(L) < n`
-                if name not in self.reset and not any(mentions(header, name) for header in self.loop_headers):
+                if name not in self.reset and not any(mentions_attribute(header, name) for header in self.loop_headers):
                     self.stale.append((name, where, loop, is_list))
         self.reset.update(resets(node))
-        for target in assignment_targets(node) + ([node.target] if isinstance(node, cst.AugAssign) else []):
-            self.assigned.update(filter(None, map(dotted_name, cst_facts.target_attributes(target))))
+        for target in assignment_targets(node) + ([node.target] if isinstance(node, ast.AugAssign) else []):
+            self.assigned.update(filter(None, map(dotted_name, stored(target, ast.Attribute))))
 
 
 # rebuild methods ------------------------------------------------------------------------------------------
 CONTRACT, ANY_CALL = 2, 1  # how a method may run again: by a rebuild contract, or as any public method
 
 
-def names_in(node: cst.CSTNode) -> Iterator[str]:
-    """Local names an expression reads (not attribute names, not keyword names)."""
-    if isinstance(node, cst.Name):
-        yield node.value
-    elif isinstance(node, cst.Attribute):
-        yield from names_in(node.value)
-    elif isinstance(node, cst.Arg):
+def names_in(node: ast.AST) -> Iterator[str]:
+    """Local names an expression reads (not attribute names, not keyword names), and its lambdas' parameters."""
+    if isinstance(node, ast.Name):
+        yield node.id
+    elif isinstance(node, ast.Attribute):
         yield from names_in(node.value)
     else:
+        if isinstance(node, ast.arg):
+            yield node.arg
         for child in parts(node):
             yield from names_in(child)
 
 
-def receiver_attributes(node: cst.CSTNode, receiver: str) -> set[str]:
+def receiver_attributes(node: ast.AST, receiver: str) -> set[str]:
     """`X` of each `self.X` the expression reads."""
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == receiver:
-        return {node.attr.value}
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
+        return {node.attr}
     return set().union(*(receiver_attributes(child, receiver) for child in parts(node)))
 
 
-def receiver_attribute(node: cst.BaseExpression, receiver: str) -> str | None:
+def receiver_attribute(node: ast.expr, receiver: str) -> str | None:
     """`X` for the expression `self.X`."""
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == receiver:
-        return node.attr.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
+        return node.attr
     return None
 
 
-def is_empty_list(value: cst.BaseExpression | None, name: str = "") -> bool:
+def is_emptied_list(value: ast.expr | None, name: str = "") -> bool:
     """`[]`, `list()`, or `L[:0]` for the list `name` itself."""
-    if isinstance(value, cst.List):
-        return not value.elements
-    if isinstance(value, cst.Call):
-        return isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
-    if isinstance(value, cst.Subscript) and name and dotted_name(value.value) == name and len(value.slice) == 1:
-        part = value.slice[0].slice
-        return (isinstance(part, cst.Slice) and part.lower is None and part.step is None
-                and isinstance(part.upper, cst.Integer) and part.upper.value == "0")
+    if is_empty_list(value):
+        return True
+    if isinstance(value, ast.Subscript) and name and dotted_name(value.value) == name:
+        part = value.slice
+        return (isinstance(part, ast.Slice) and part.lower is None and part.step is None
+                and isinstance(part.upper, ast.Constant) and part.upper.value.__class__ is int
+                and part.upper.value == 0)
     return False
 
 
-def list_bindings(target: cst.BaseExpression, value: cst.BaseExpression | None) -> Iterator[tuple[cst.BaseExpression,
-                                                                                                  bool]]:
+def unstarred(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Starred) else node
+
+
+def list_bindings(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.expr, bool]]:
     """(target, bound to an empty list) for each target of an assignment, pairing `a, b = [], []`."""
-    if isinstance(target, (cst.Tuple, cst.List)):
-        values = value.elements if isinstance(value, (cst.Tuple, cst.List)) else None
-        if values is not None and len(values) == len(target.elements):
-            for element, part in zip(target.elements, values):
-                yield from list_bindings(element.value, part.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+        if values is not None and len(values) == len(target.elts):
+            for element, part in zip(target.elts, values):
+                yield from list_bindings(unstarred(element), unstarred(part))
         else:
-            for element in target.elements:
-                yield from list_bindings(element.value, None)
-    elif isinstance(target, cst.StarredElement):
+            for element in target.elts:
+                yield from list_bindings(unstarred(element), None)
+    elif isinstance(target, ast.Starred):
         yield from list_bindings(target.value, None)
     else:
-        yield target, is_empty_list(value, dotted_name(target) or "")
+        yield target, is_emptied_list(value, dotted_name(target) or "")
 
 
 class Test(NamedTuple):
@@ -258,7 +249,7 @@ class Test(NamedTuple):
 
 class Append(NamedTuple):
     name: str
-    node: cst.CSTNode
+    node: ast.AST
     per_element: bool  # in a loop, or `extend`/`+=`: adds every element of something
     from_input: bool  # adds what the method's arguments hold
     tests: tuple[Test, ...]  # around it, and of the early returns before it
@@ -288,12 +279,18 @@ class Reset(NamedTuple):
     through: str | None = None  # the method called, whose own resets count
 
 
+def indented(suite: list[ast.stmt], source: SourceLines) -> bool:
+    """The block is indented under its header, not written on the header's line (`if x: y`)."""
+    first = suite[0] if suite else None
+    return first is not None and not source.line(first.lineno)[:first.col_offset].strip()
+
+
 class MethodWalk:
     """One walk of a method's body in source order, closures left out (they run later, if at all)."""
 
-    def __init__(self, node: cst.FunctionDef, receiver: str) -> None:
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> None:
         self.receiver = receiver
-        self.inputs = {p.name.value for p in all_parameters(node.params)} - {receiver}
+        self.inputs = {argument.arg for argument in parameters(node)} - {receiver}
         self.appends: list[Append] = []
         self.resets: list[Reset] = []
         # methods of the receiver it calls, whether in a loop, where, and the tests the call runs under
@@ -311,11 +308,11 @@ class MethodWalk:
         self.called: set[str] = set()  # names of the methods it calls, on any object
         self.loops = 0
         self.input_loops = 0  # loops over the arguments
-        self.method = node.name.value
+        self.method = node.name
         self.generator = False
         self.suite(node.body)
 
-    def test(self, node: cst.CSTNode, loop: bool = False) -> Test:
+    def test(self, node: ast.expr, loop: bool = False) -> Test:
         reads = frozenset(receiver_attributes(node, self.receiver))
         calls = frozenset(name for call in calls_in(node)
                           if (name := receiver_attribute(call.func, self.receiver)) is not None)
@@ -324,7 +321,7 @@ class MethodWalk:
             self.decided |= reads
         return test
 
-    def reads_input(self, node: cst.CSTNode) -> bool:
+    def reads_input(self, node: ast.AST) -> bool:
         return not self.inputs.isdisjoint(names_in(node))
 
     def place(self) -> Place:
@@ -334,86 +331,81 @@ class MethodWalk:
     def reset(self, name: str | None, through: str | None = None) -> None:
         self.resets.append(Reset(self.place(), name, through))
 
-    def suite(self, suite: cst.BaseSuite, chain: int | None = None) -> None:
+    def suite(self, suite: list[ast.stmt], chain: int | None = None) -> None:
         self.blocks.append((id(suite), chain))
-        if isinstance(suite, cst.IndentedBlock):
-            for statement in suite.body:
-                self.statement(statement)
-        else:
-            for small in suite.body:
-                self.small(small)
+        for statement in suite:
+            self.statement(statement)
         self.blocks.pop()
 
-    def statement(self, node: cst.CSTNode, chain: int | None = None) -> None:
-        """`chain`: the `if` chain (or `match`) a branch belongs to."""
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+    def statement(self, node: ast.stmt, chain: int | None = None) -> None:
+        """`chain`: the `if` chain a branch belongs to."""
+        if isinstance(node, DEFINITIONS):
             return
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                self.small(small)
-        elif isinstance(node, cst.For):
+        if isinstance(node, FOR_LOOPS):
             self.expression(node.iter)
             over_input = self.reads_input(node.iter)
             if over_input:
                 self.inputs.update(names_in(node.target))
-            self.tests.append(self.test(node.iter, loop=True))
-            self.loops += 1
-            self.input_loops += over_input
-            self.suite(node.body)
-            self.loops -= 1
-            self.input_loops -= over_input
-            self.tests.pop()
-            if node.orelse is not None:
-                self.suite(node.orelse.body)
-        elif isinstance(node, cst.While):
+            self.loop(node, self.test(node.iter, loop=True), over_input)
+        elif isinstance(node, ast.While):
             self.expression(node.test)
-            self.tests.append(self.test(node.test, loop=True))
-            self.loops += 1
-            self.suite(node.body)
-            self.loops -= 1
-            self.tests.pop()
-            if node.orelse is not None:
-                self.suite(node.orelse.body)
-        elif isinstance(node, cst.If):
+            self.loop(node, self.test(node.test, loop=True), False)
+        elif isinstance(node, ast.If):
             chain = chain or id(node)
             self.expression(node.test)
             self.tests.append(self.test(node.test))
             self.suite(node.body, chain)
-            if node.orelse is not None:
-                self.statement(node.orelse, chain)
+            if node.orelse:  # `else`, or `elif`: an `else` holding an `if`, as Python's tree has it
+                self.suite(node.orelse, chain)
             self.tests.pop()
-            if returns(node.body):
+            if node.body and isinstance(node.body[-1], ast.Return):  # the block ends by returning
                 self.exits.append(self.test(node.test))
-        elif isinstance(node, (cst.Else, cst.MatchCase)):
-            self.suite(node.body, chain)
+        elif isinstance(node, WITHS):
+            for item in node.items:
+                self.expression(item.context_expr)
+            self.suite(node.body)
+        elif isinstance(node, TRIES):
+            self.suite(node.body)
+            for handler in node.handlers:
+                if handler.type is not None:
+                    self.expression(handler.type)
+                self.suite(handler.body)
+            for block in (node.orelse, node.finalbody):
+                if block:
+                    self.suite(block)
+        elif isinstance(node, ast.Match):
+            self.expression(node.subject)
+            for case in node.cases:
+                self.suite(case.body, id(node))
         else:
-            for child in node.children:
-                if isinstance(child, cst.BaseSuite):
-                    self.suite(child)
-                elif isinstance(child, (cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)):
-                    self.statement(child)
-                elif isinstance(child, cst.MatchCase):
-                    self.statement(child, id(node))
-                elif isinstance(child, cst.WithItem):
-                    self.expression(child.item)
-                elif isinstance(child, cst.BaseExpression):
-                    self.expression(child)  # `match` subjects, `except` types
+            self.small(node)
 
-    def small(self, node: cst.BaseSmallStatement) -> None:
+    def loop(self, node: ast.For | ast.AsyncFor | ast.While, header: Test, over_input: bool) -> None:
+        self.tests.append(header)
+        self.loops += 1
+        self.input_loops += over_input
+        self.suite(node.body)
+        self.loops -= 1
+        self.input_loops -= over_input
+        self.tests.pop()
+        if node.orelse:
+            self.suite(node.orelse)
+
+    def small(self, node: ast.stmt) -> None:
         for name in resets(node):
             self.own_list(name)
-            if not assignment_targets(node) or is_empty_list(node.value):
+            if not assignment_targets(node) or is_emptied_list(node.value):
                 self.emptied.append((name, self.order))  # `.clear()`, `del L[:]`, `L = []`: not a new value
         for target in assignment_targets(node):
-            for attribute in cst_facts.target_attributes(target):
-                if is_empty_list(node.value, dotted_name(attribute) or ""):
+            for attribute in stored(target, ast.Attribute):
+                if is_emptied_list(node.value, dotted_name(attribute) or ""):
                     self.own_list(dotted_name(attribute) or "")  # `self.L = self.L[:0]`
                 name = receiver_attribute(attribute, self.receiver)
                 if name:
                     self.assigned.add(name)
             if self.reads_input(node.value):
-                self.inputs.update(n.value for n in cst_facts.stored_targets(target) if isinstance(n, cst.Name))
-        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
+                self.inputs.update(name.id for name in stored(target, ast.Name))
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
             name = receiver_attribute(node.target, self.receiver)
             if name:
                 self.append(name, node.target, True, self.reads_input(node.value))
@@ -424,26 +416,26 @@ class MethodWalk:
         if receiver == self.receiver and name and "." not in name:
             self.reset(name)
 
-    def append(self, name: str, node: cst.CSTNode, per_element: bool, from_input: bool) -> None:
+    def append(self, name: str, node: ast.AST, per_element: bool, from_input: bool) -> None:
         from_input = from_input or self.input_loops > 0
         self.appends.append(Append(name, node, per_element or self.loops > 0, from_input,
                                    (*self.tests, *self.exits), self.place()))
 
-    def expression(self, node: cst.CSTNode) -> None:
+    def expression(self, node: ast.AST) -> None:
         """The calls in a statement or header: appends, calls of the receiver's methods, re-runs of `__init__`."""
         held = run_now(node)
-        self.generator |= any(isinstance(each, cst.Yield) for each in held)
+        self.generator |= any(isinstance(each, (ast.Yield, ast.YieldFrom)) for each in held)
         called = set()
-        for call in (each for each in held if isinstance(each, cst.Call)):
+        for call in (each for each in held if isinstance(each, ast.Call)):
             func = call.func
             called.add(id(func))
-            if isinstance(func, cst.Name) and func.value in ("delattr", "setattr") and len(call.args) >= 2:
-                key = cst_facts.string_value(call.args[1].value)
-                if dotted_name(call.args[0].value) == self.receiver and key:
+            if isinstance(func, ast.Name) and func.id in ("delattr", "setattr") and len(call.args) >= 2:
+                key = string_value(call.args[1])
+                if dotted_name(call.args[0]) == self.receiver and key:
                     self.reset(key)
-            if not isinstance(func, cst.Attribute):
+            if not isinstance(func, ast.Attribute):
                 continue
-            attribute = func.attr.value
+            attribute = func.attr
             owner = receiver_attribute(func.value, self.receiver)
             self.called.add(attribute)
             if owner:
@@ -452,74 +444,60 @@ class MethodWalk:
                 self.append(owner, call, attribute == "extend", self.reads_input(call))
             elif owner and attribute in ("pop", "remove"):
                 self.drained.add(owner)
-            elif isinstance(func.value, cst.Name) and func.value.value == self.receiver:
+            elif isinstance(func.value, ast.Name) and func.value.id == self.receiver:
                 place = self.place()
                 self.calls.append((attribute, self.loops > 0, place, (*self.tests, *self.exits)))
                 self.resets.append(Reset(place, None, None if attribute == "__init__" else attribute))
             elif attribute in ("__init__", self.method) and is_super_call(func.value, call, self.receiver):
                 self.reset(None)
-        self.named.update(name for each in held if isinstance(each, cst.Attribute) and id(each) not in called
+        self.named.update(name for each in held if isinstance(each, ast.Attribute) and id(each) not in called
                           and (name := receiver_attribute(each, self.receiver)))
 
 
-def all_parameters(params: cst.Parameters) -> list[cst.Param]:
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    return every + [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
-
-
-def returns(suite: cst.BaseSuite) -> bool:
-    """The block ends by returning."""
-    last = suite.body[-1] if suite.body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, cst.Return)
-
-
-def is_super_call(owner: cst.BaseExpression, call: cst.Call, receiver: str) -> bool:
+def is_super_call(owner: ast.expr, call: ast.Call, receiver: str) -> bool:
     """`super().m(...)`, or `Base.m(self, ...)`: the version of a method a base class defines."""
-    if isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
+    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
         return True
-    first = call.args[0].value if call.args else None
-    return isinstance(first, cst.Name) and first.value == receiver and dotted_name(owner) is not None
+    first = call.args[0] if call.args else None
+    return isinstance(first, ast.Name) and first.id == receiver and dotted_name(owner) is not None
 
 
 class MethodFacts(NamedTuple):
     walk: MethodWalk
-    node: cst.FunctionDef
+    node: ast.FunctionDef | ast.AsyncFunctionDef
     decorators: list[str]
 
 
 class ClassLists:
     """What one class does with its list attributes: where each is bound, and its methods' walks."""
 
-    def __init__(self, node: cst.ClassDef) -> None:
-        self.name = node.name.value
+    def __init__(self, node: ast.ClassDef) -> None:
+        self.name = node.name
         self.methods: dict[str, MethodFacts] = {}
-        self.bindings: dict[str, list[tuple[bool, str, cst.CSTNode]]] = {}  # list -> (empty, where, statement)
+        self.bindings: dict[str, list[tuple[bool, str, ast.AST]]] = {}  # list -> (empty, where, statement)
 
-    def bind(self, name: str, empty: bool, where: str, node: cst.CSTNode) -> None:
+    def bind(self, name: str, empty: bool, where: str, node: ast.AST) -> None:
         self.bindings.setdefault(name, []).append((empty, where, node))
 
-    def class_body(self, node: cst.ClassDef) -> None:
-        for statement in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
-            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-                for target in assignment_targets(small):
-                    for bound, empty in list_bindings(target, small.value):
-                        if isinstance(bound, cst.Name):
-                            self.bind(bound.value, empty, "the class body", small)
+    def class_body(self, node: ast.ClassDef, source: SourceLines) -> None:
+        for statement in node.body if indented(node.body, source) else ():
+            for target in assignment_targets(statement):
+                for bound, empty in list_bindings(target, statement.value):
+                    if isinstance(bound, ast.Name):
+                        self.bind(bound.id, empty, "the class body", statement)
 
-    def method_bindings(self, node: cst.CSTNode, receiver: str, method: str) -> None:
+    def method_bindings(self, body: list[ast.stmt], receiver: str, method: str) -> None:
         """Every binding of a receiver attribute in the method, its closures included, in source order."""
-        pending = [node]
+        pending: list[ast.AST] = list(reversed(body))
         while pending:
             node = pending.pop()
-            targets: list[tuple[cst.BaseExpression, cst.BaseExpression | None]] = []
-            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets: list[tuple[ast.expr, ast.expr | None]] = []
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = [(target, node.value) for target in assignment_targets(node)]
-            elif isinstance(node, (cst.For, cst.CompFor)):
+            elif isinstance(node, (*FOR_LOOPS, ast.comprehension)):
                 targets = [(node.target, None)]
-            elif isinstance(node, cst.WithItem) and node.asname is not None:
-                targets = [(node.asname.name, None)]
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                targets = [(node.optional_vars, None)]
             for target, value in targets:
                 for bound, empty in list_bindings(target, value):
                     name = receiver_attribute(bound, receiver)
@@ -687,23 +665,7 @@ class ClassLists:
                 yield method, name, via, appends, stale
 
 
-def inner_blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
-    """The blocks of a statement that run at most once each time it does (not a loop's body)."""
-    if isinstance(statement, (cst.For, cst.While)):
-        return
-    if isinstance(statement, cst.If):
-        yield from (statement.body,) if isinstance(statement.body, cst.IndentedBlock) else ()
-        if statement.orelse is not None:
-            yield from inner_blocks(statement.orelse)
-        return
-    for child in statement.children:
-        if isinstance(child, cst.IndentedBlock):
-            yield child
-        elif isinstance(child, (cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)):
-            yield from inner_blocks(child)
-
-
-def places(bindings: list[tuple[bool, str, cst.CSTNode]], line_of) -> tuple[str, tuple[int, ...]]:
+def places(bindings: list[tuple[bool, str, ast.AST]]) -> tuple[str, tuple[int, ...]]:
     """`__init__ (line 4) and reset() (line 9)`: where a list is bound, first line of each place; and those lines."""
     first: dict[str, int] = {}
     for _, where, node in bindings:
@@ -715,107 +677,139 @@ def places(bindings: list[tuple[bool, str, cst.CSTNode]], line_of) -> tuple[str,
     return text, tuple(sorted(first.values()))
 
 
-# facts ----------------------------------------------------------------------------------------------------
-class Collector(cst_facts.Collector):
-    """Appends in a loop, under a `!=` guard on a cache key the block updates, to a list not reset before; and
-    rebuild methods (`ClassLists.rebuilds`). Positions are resolved only once there is something to report:
-    for most files the pre-pass lets it look at, there is not, and positions cost more than the parse."""
+def line_of(node: ast.AST) -> int:
+    """The first line of a binding: a statement, a comprehension's `for` (its target's line), or a `with` item."""
+    if isinstance(node, ast.comprehension):
+        return node.target.lineno
+    if isinstance(node, ast.withitem):
+        return node.context_expr.lineno
+    return node.lineno
 
-    def __init__(self, scope: Scope) -> None:
-        super().__init__(scope)
+
+# facts ----------------------------------------------------------------------------------------------------
+def collect(tree: ast.Module, source: SourceLines) -> Rebuilds:
+    collector = Collector(source)
+    collector.walk_body(tree.body)
+    return collector.result()
+
+
+class Collector:
+    """Appends in a loop, under a `!=` guard on a cache key the block updates, to a list not reset before; and
+    rebuild methods (`ClassLists.rebuilds`). One walk of the statements, each in the scope (class, method,
+    receiver) it sits in: expressions hold no statement."""
+
+    def __init__(self, source: SourceLines) -> None:
+        self.source = source
+        self.scope = Scope()
         self.rebuilds: dict[tuple[int, int], tuple[Rebuild, bool]] = {}  # by append position: the innermost guard
         # wins; and whether the append is a list method's (not `+=`, which may add to a number)
         self.reset_so_far: list[set[str]] = [set()]  # per function: lists reset up to the current statement
         self.bindings: dict[tuple[str, str], set[str]] = {}  # (class, attribute) -> kinds of values bound to it
         self.aliased: set[tuple[str, str]] = set()  # (class, attribute) whose list another attribute holds too
         self.classes: list[ClassLists] = []  # around the node, innermost last
-        self.positions: Mapping[cst.CSTNode, CodeRange] | None = None
         self.method_rebuilds: list[Rebuild] = []
+
+    def position(self, node: ast.AST) -> tuple[int, int]:
+        return node.lineno, self.source.column(node.lineno, node.col_offset)
+
+    def end(self, node: ast.AST) -> tuple[int, int]:
+        return node.end_lineno, self.source.column(node.end_lineno, node.end_col_offset)
 
     def relative(self, name: str) -> str:
         """`self.cache.items` -> `cache.items`: attribute names as the class sees them."""
         receiver = self.scope.receiver
         return name[len(receiver) + 1:] if receiver and name.startswith(receiver + ".") else name
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.classes.append(ClassLists(node))
-        self.classes[-1].class_body(node)
+    # the walk -------------------------------------------------------------------------------------------
+    def walk_body(self, statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, ast.ClassDef):
+                self.scope.enter_class(node.name)
+                self.visit_ClassDef(node)
+                self.walk_body(node.body)
+                self.leave_ClassDef(node)
+                self.scope.leave()
+            elif isinstance(node, FUNCTIONS):
+                arguments = node.args
+                first = (arguments.posonlyargs or arguments.args or [None])[0]
+                self.scope.enter_function(node.name, [argument.arg for argument in parameters(node)],
+                                          first.arg if first else None, decorator_names(node))
+                self.visit_FunctionDef(node)
+                self.walk_body(node.body)
+                self.reset_so_far.pop()
+                self.scope.leave()
+            elif isinstance(node, COMPOUND):
+                if isinstance(node, ast.If):
+                    self.visit_If(node)
+                for block in blocks(node):
+                    self.walk_body(block)
+            else:
+                self.visit_simple(node)
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+    # classes and methods --------------------------------------------------------------------------------
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.classes.append(ClassLists(node))
+        self.classes[-1].class_body(node, self.source)
+
+    def leave_ClassDef(self, node: ast.ClassDef) -> None:
         lists = self.classes.pop()
         for method, name, via, appends, stale in lists.rebuilds():
             facts = lists.methods[method]
             line, col = self.position(stale[0].node)
-            body = facts.node.body.body if isinstance(facts.node.body, cst.IndentedBlock) else ()
+            body = facts.node.body if indented(facts.node.body, self.source) else ()
             before = self.insertion_point(body, [self.position(a.node) for a in appends]) if body else None
-            created, created_at = places([b for b in lists.bindings[name] if b[1] != method],
-                                         lambda n: self.position(n)[0])
+            created, created_at = places([b for b in lists.bindings[name] if b[1] != method])
             self.method_rebuilds.append(Rebuild(
                 shape=METHOD, list=name, target=f"{facts.walk.receiver}.{name}", line=line, col=col,
                 loop=self.position(before) if before is not None else None, cls=lists.name, method=method, reset="",
-                created=created, created_at=created_at, group=self.position(facts.node)[0], via=via,
+                created=created, created_at=created_at, group=facts.node.lineno, via=via,
             ))
 
-    def insertion_point(self, body: Sequence[cst.BaseStatement], targets: list[tuple[int, int]]) -> cst.CSTNode:
+    def insertion_point(self, body: list[ast.stmt], targets: list[tuple[int, int]]) -> ast.stmt:
         """Where a reset runs before every append at `targets`, once each time they do: right before the
         statement holding the first, in the innermost block holding them all that no loop repeats."""
         holders = [statement for statement in body if any(self.holds(statement, at) for at in targets)]
         if len(holders) == 1:
-            for block in inner_blocks(holders[0]):
-                if all(any(self.holds(statement, at) for statement in block.body) for at in targets):
-                    return self.insertion_point(block.body, targets)
+            for block in self.inner_blocks(holders[0]):
+                if all(any(self.holds(statement, at) for statement in block) for at in targets):
+                    return self.insertion_point(block, targets)
         return holders[0]
 
-    def holds(self, node: cst.CSTNode, at: tuple[int, int]) -> bool:
-        where = self.code_range(node)
-        return (where.start.line, where.start.column) <= at <= (where.end.line, where.end.column)
+    def inner_blocks(self, statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+        """The indented blocks of a statement that run at most once each time it does (not a loop's body)."""
+        if not isinstance(statement, LOOPS):
+            yield from (block for block in blocks(statement) if indented(block, self.source))
 
-    def code_range(self, node: cst.CSTNode) -> CodeRange:
-        if self.positions is None:
-            self.positions = cst_facts.positions(self.wrapper)
-        return self.positions[node]
+    def holds(self, node: ast.stmt, at: tuple[int, int]) -> bool:
+        return self.position(node) <= at <= self.end(node)
 
-    def position(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self.code_range(node).start
-        return start.line, start.column
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.reset_so_far.append(set())
         receiver = self.scope.receiver or ""  # none for a static method: it only calls methods
         if self.scope.is_method and self.classes:
             lists = self.classes[-1]
-            decorators = cst_facts.decorator_names(node)
-            lists.methods[node.name.value] = MethodFacts(MethodWalk(node, receiver), node, decorators)
-            lists.method_bindings(node.body, receiver, node.name.value)
+            lists.methods[node.name] = MethodFacts(MethodWalk(node, receiver), node, decorator_names(node))
+            lists.method_bindings(node.body, receiver, node.name)
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.reset_so_far.pop()
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self._statements(node.body)
-
-    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self._statements(node.body)
-
-    def _statements(self, statements: Iterable[cst.BaseSmallStatement]) -> None:
+    # statements -----------------------------------------------------------------------------------------
+    def visit_simple(self, node: ast.stmt) -> None:
         cls = self.scope.owner_class or ""
-        for node in statements:
-            self.reset_so_far[-1].update(resets(node))
-            for target in assignment_targets(node):
-                kind = binding_kind(node.value) if isinstance(target, cst.Attribute) else "other"
-                for attribute in cst_facts.target_attributes(target):
-                    name = dotted_name(attribute)
-                    if name:
-                        self.bindings.setdefault((cls, self.relative(name)), set()).add(kind)
-                if isinstance(target, cst.Name) and self.scope.in_class_body:
-                    # a class attribute's list is shared by every instance: the fix rebinds this one's, so that
-                    # a reset of one object's entries leaves the others' alone
-                    self.bindings.setdefault((cls, target.value), set()).add(binding_kind(node.value))
-                value = dotted_name(node.value) if isinstance(node.value, cst.Attribute) else None
-                if value and isinstance(target, cst.Attribute):
-                    self.aliased.add((cls, self.relative(value)))
+        self.reset_so_far[-1].update(resets(node))
+        for target in assignment_targets(node):
+            kind = binding_kind(node.value) if isinstance(target, ast.Attribute) else "other"
+            for attribute in stored(target, ast.Attribute):
+                name = dotted_name(attribute)
+                if name:
+                    self.bindings.setdefault((cls, self.relative(name)), set()).add(kind)
+            if isinstance(target, ast.Name) and self.scope.in_class_body:
+                # a class attribute's list is shared by every instance: the fix rebinds this one's, so that
+                # a reset of one object's entries leaves the others' alone
+                self.bindings.setdefault((cls, target.id), set()).add(binding_kind(node.value))
+            value = dotted_name(node.value) if isinstance(node.value, ast.Attribute) else None
+            if value and isinstance(target, ast.Attribute):
+                self.aliased.add((cls, self.relative(value)))
 
-    def visit_If(self, node: cst.If) -> None:
+    def visit_If(self, node: ast.If) -> None:
         keys = compared_attributes(node.test)
         if not keys:
             return
@@ -824,7 +818,6 @@ class Collector(cst_facts.Collector):
         updated = [key for key in keys if key in block.assigned]
         if not updated:
             return  # a `!=` test on something the block does not update is no cache key
-        guard_line = self.position(node)[0]
         receiver = self.scope.receiver
         for name, where, loop, is_list in block.stale:
             if name in keys or not receiver or not name.startswith(receiver + "."):
@@ -833,7 +826,7 @@ class Collector(cst_facts.Collector):
             self.rebuilds[(line, col)] = (Rebuild(
                 shape=GUARD, list=self.relative(name), target=name, line=line, col=col, loop=self.position(loop),
                 cls=self.scope.owner_class or "", method=self.scope.method or "", reset="",
-                key=self.relative(updated[0]), guard=guard_line,
+                key=self.relative(updated[0]), guard=node.lineno,
             ), is_list)
 
     def result(self) -> Rebuilds:
@@ -847,54 +840,3 @@ class Collector(cst_facts.Collector):
             owned = kinds == {"fresh"} and (rebuild.cls, rebuild.list) not in self.aliased
             found.append(rebuild._replace(reset=REBIND if owned else CLEAR))
         return Rebuilds(tuple(sorted(found, key=lambda r: (r.line, r.col))))
-
-
-# findings -------------------------------------------------------------------------------------------------
-# fix ------------------------------------------------------------------------------------------------------
-class ResetInserter(cst.CSTTransformer):
-    """Puts reset statements right before the loops at the given positions, taking over the loop's leading
-    comments and blank lines so those stay above the rebuild."""
-
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, before_loop: dict[tuple[int, int], list[str]]) -> None:
-        super().__init__()
-        self.before_loop = before_loop
-
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        body: list[cst.BaseStatement] = []
-        for original, updated in zip(original_node.body, updated_node.body):
-            start = self.get_metadata(PositionProvider, original).start
-            statements = [cst.parse_statement(text) for text in self.before_loop.get((start.line, start.column), ())]
-            if statements:
-                statements[0] = statements[0].with_changes(leading_lines=updated.leading_lines)
-                updated = updated.with_changes(leading_lines=())
-            body.extend(statements)
-            body.append(updated)
-        return updated_node.with_changes(body=body)
-
-
-def insert_resets(source: str, wanted: set[tuple[int, int]]) -> str:
-    """The source with a reset inserted before each loop whose appends at the `wanted` positions are SS102's."""
-    module = cst.parse_module(source)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scope = Scope()
-    collector = Collector(scope)
-    collector.wrapper = wrapper
-    cst_facts.Traversal([ScopeOpener(scope), collector, ScopeCloser(scope)]).run(wrapper)
-    found = collector.result().found
-    chosen = [rebuild for rebuild in found if (rebuild.line, rebuild.col) in wanted]
-    # lists a method rebuilds in parallel are fixed together: a fix of one alone would leave the others stale
-    methods = {method_of(rebuild) for rebuild in chosen if rebuild.shape == METHOD}
-    chosen += [r for r in found if r.shape == METHOD and method_of(r) in methods and r not in chosen]
-    before_loop: dict[tuple[int, int], list[str]] = {}
-    for rebuild in sorted(chosen, key=lambda r: (r.line, r.col)):
-        if rebuild.loop is not None:
-            statements = before_loop.setdefault(rebuild.loop, [])
-            if reset_statement(rebuild) + "\n" not in statements:
-                statements.append(reset_statement(rebuild) + "\n")
-    if not before_loop:
-        return source
-    return wrapper.visit(ResetInserter(before_loop)).code
