@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+# this tree's package, whatever the running Python has installed: its code's fingerprint decides whether the
+# measured wheel is made again (run from a `git worktree` of another version, that version is measured)
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
 from corpora import sdist  # noqa: E402
 
 ENVS = Path.home() / ".cache" / "stale-state" / "envs"
