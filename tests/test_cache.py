@@ -185,8 +185,8 @@ def test_a_warm_run_parses_nothing_and_never_loads_libcst(tmp_path):
     assert counting_parses(tmp_path, tmp_path / "cache", "pkg")[1:] == ["1", "False", "True"]  # that file alone
 
 
-def test_a_package_only_ss101_reports_on_is_never_parsed_by_libcst(tmp_path):
-    """SS101's findings are the pre-pass's facts: libcst is for the checks that collect facts of their own."""
+def test_a_package_only_ss101_reports_on_loads_no_parser_but_pythons(tmp_path):
+    """SS101's findings are the pre-pass's facts, from Python's tree alone."""
     shutil.copytree(FIXTURES / "ss101" / "stdlib_base" / "pkg", tmp_path / "pkg")
     exit_code, parsed, libcst_loaded, _ = counting_parses(tmp_path, tmp_path / "cache", "pkg")
     assert (exit_code, libcst_loaded) == ("1", "False") and int(parsed) > 2

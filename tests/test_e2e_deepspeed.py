@@ -65,7 +65,7 @@ def test_fix_is_quiet_in_0_19_4(cache):
 
 
 def test_the_prepass_and_its_excerpts_change_no_finding_on_0_19_3():
-    """Every check on every file, from libcst's whole-file facts and from the pre-pass's choice of files and
+    """Every check on every file, from the whole-file facts and from the pre-pass's choice of files and
     excerpts: the same findings (86 on 0.19.3, all three codes among them)."""
     from flake8_stale_state.engine import Analyzer
     from flake8_stale_state.package import python_files

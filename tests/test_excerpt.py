@@ -1,4 +1,5 @@
-"""Excerpts: libcst sees only what holds the candidate lines, and finds there what it finds in the whole file."""
+"""Excerpts: the collectors see only what holds the candidate lines, and find there what they find in the whole
+file."""
 
 from __future__ import annotations
 
@@ -129,7 +130,7 @@ def test_line_endings_and_encodings_are_kept(newline):
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
-def test_libcst_finds_in_the_excerpt_of_a_write_what_it_finds_there_in_the_whole_file(path):
+def test_the_collectors_find_in_the_excerpt_of_a_write_what_they_find_there_in_the_whole_file(path):
     source = path.read_bytes()
     whole = full_facts(str(path), source)
     for line in sorted({write.line for write in summarize(str(path), source).writes}):
@@ -190,9 +191,9 @@ EDITED = [path for path in SOURCES if len({w.line for w in summarize(str(path), 
 
 
 @pytest.mark.parametrize("path", EDITED, ids=[str(p.relative_to(REPO)) for p in EDITED])
-def test_the_checks_of_an_excerpt_the_cache_knows_are_those_libcst_finds(path, tmp_path, monkeypatch):
-    """An edit that leaves the excerpt as it was (text typed on a line libcst need not see) takes the checks'
-    facts from the cache, without libcst: those libcst makes of the edited file. An edit of a line the excerpt
+def test_the_checks_of_an_excerpt_the_cache_knows_are_those_the_collectors_find(path, tmp_path, monkeypatch):
+    """An edit that leaves the excerpt as it was (text typed on a line no collector needs) takes the checks'
+    facts from the cache, without the collectors: those they make of the edited file. An edit of a line the excerpt
     keeps makes them anew."""
     from flake8_stale_state.cache import FactsCache
 

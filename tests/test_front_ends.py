@@ -143,7 +143,7 @@ def test_no_work_when_flake8_selects_no_ss_code(project, options, reported):
         assert ss_lines == [] and made == []
         assert result.stderr.splitlines() == ["imported:"]  # neither libcst nor the index, engine or cache
     else:
-        assert ss_lines == reported and made  # libcst itself only where the summary cannot judge a file
+        assert ss_lines == reported and made
         assert {"flake8_stale_state.engine", "flake8_stale_state.index"} <= set(imported)
 
 

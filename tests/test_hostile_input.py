@@ -122,7 +122,7 @@ def test_fifty_thousand_line_module(package, capsys):
 DEEP = {
     "parentheses": "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n",
     "unary": "x = " + "-" * 10_000 + "1\n",
-    # Python accepts this one, and the class makes libcst parse it: it may be analysed in full
+    # Python accepts this one, and the class makes the collectors read it: it may be analysed in full
     "boolean chain": "class Deep:\n    def f(self):\n        self.dead = " + "x and " * 30_000 + "1\n",
     "attribute chain": "x = a" + ".b" * 5000 + "\n",
     "calls": "x = " + "f(" * 3000 + ")" * 3000 + "\n",

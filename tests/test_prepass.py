@@ -1,4 +1,5 @@
-"""The ast pre-pass and the libcst pass agree: same facts for the index, same findings."""
+"""The pre-pass and the checks' collectors agree: same facts for the index, same findings; and libcst's walk
+stands in for a file Python rejects."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_libcst_facts_of_a_file_python_cannot_parse_are_the_summarys_and_read_mo
 
 @pytest.mark.parametrize("case", CASES, ids=[str(case.relative_to(FIXTURES)) for case in CASES])
 def test_findings_are_the_same_with_and_without_the_prepass(case):
-    """Positions and messages too: the pre-pass decides only which files libcst parses."""
+    """Positions and messages too: the pre-pass decides only which files the collectors read."""
     with_prepass = case_findings(case, Settings(use_cache=False, prepass=True))
     assert with_prepass == case_findings(case, Settings(use_cache=False, prepass=False))
 
@@ -62,12 +63,11 @@ NOT_ASCII = 'class A:\n    def f(self):\n        x = "é€"; self.y = 1\n      
 def test_write_columns_count_characters_as_libcst_does(source, first_line):
     writes = summarize("m.py", source).writes
     assert [(w.line, w.col) for w in writes] == [(first_line, 18), (first_line + 2, 14)]
-    assert writes == full_facts("m.py", source).writes  # positions resolved by libcst
-    assert writes == full_facts("m.py", source, codes=()).writes  # positions taken from ast
+    assert writes == full_facts("m.py", source).writes
 
 
 SEED_SHAPES = {
-    # (the seeding method's decorators, its body, a later read, whether the pre-pass lets libcst look)
+    # (the seeding method's decorators, its body, a later read, whether the pre-pass lets the collector look)
     "seed and read by key": ("", "self.k = self.cfg['k']", "self.cfg['k']", True),
     "through a local alias": ("", "pipe = self.cfg.pipe\n        self.k = pipe['k']", "self.cfg.pipe['k']", True),
     "through a bound parameter": ("", "self.cfg = cfg\n        self.k = cfg.get('k')", "self.cfg.get('k')", True),
@@ -81,7 +81,7 @@ SEED_SHAPES = {
 
 
 @pytest.mark.parametrize("decorators, seed, read, signalled", SEED_SHAPES.values(), ids=SEED_SHAPES)
-def test_the_seed_prepass_clears_only_what_libcst_finds_nothing_in(decorators, seed, read, signalled):
+def test_the_seed_prepass_clears_only_what_the_collector_finds_nothing_in(decorators, seed, read, signalled):
     source = (
         f"class A:\n    {decorators}def setup(self, cfg):\n        {seed}\n\n"
         f"    def use(self):\n        return {read}\n\n"
@@ -116,7 +116,7 @@ class Module:
 """
 
 
-def test_libcst_sees_the_methods_that_name_a_seed_and_finds_there_what_it_finds_in_the_whole_file():
+def test_the_collector_sees_the_methods_that_name_a_seed_and_finds_there_what_it_finds_in_the_whole_file():
     """`describe` names no key but the config's first step: it reads a second value of the config, which
     tells a config from one attribute of a live object. `unrelated` names neither, and is left out."""
     summary = summarize("m.py", SEEDING_CLASS)
@@ -162,7 +162,7 @@ REBUILD_SHAPES = {
 
 
 @pytest.mark.parametrize("test, update, append, signalled", REBUILD_SHAPES.values(), ids=REBUILD_SHAPES)
-def test_the_rebuild_prepass_clears_only_what_libcst_finds_nothing_in(test, update, append, signalled):
+def test_the_rebuild_prepass_clears_only_what_the_collector_finds_nothing_in(test, update, append, signalled):
     source = (
         "class A:\n    def __init__(self):\n        self.rows = []\n\n"
         "    def load(self, key, ready, rows):\n"
@@ -177,7 +177,7 @@ def rebuilds(source: str, shape: str) -> list:
 
 
 METHOD_SHAPES = {
-    # (what __init__ binds, the method, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    # (what __init__ binds, the method, whether the pre-pass lets the collector look, whether it finds a rebuild)
     "appends in a loop": ("[]", "def fit(self, X):\n        for x in X:\n            self.rows.append(x)", True, True),
     "extends": ("list()", "def load(self, X):\n        self.rows.extend(X)", True, True),
     "adds in place": ("[]", "def build(self):\n        self.rows += [1, 2]", True, True),
@@ -217,7 +217,7 @@ METHOD_SHAPES = {
 
 
 @pytest.mark.parametrize("initial, method, signalled, found", METHOD_SHAPES.values(), ids=METHOD_SHAPES)
-def test_the_rebuild_method_prepass_clears_only_what_libcst_finds_nothing_in(initial, method, signalled, found):
+def test_the_rebuild_method_prepass_clears_only_what_the_collector_finds_nothing_in(initial, method, signalled, found):
     source = (
         "class A:\n    def __init__(self, rows):\n"
         f"        self.rows = {initial}\n        self.other = []\n\n    {method}\n"
@@ -227,7 +227,7 @@ def test_the_rebuild_method_prepass_clears_only_what_libcst_finds_nothing_in(ini
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(REPO)) for p in SOURCES])
-def test_the_prepass_signals_every_file_where_libcst_finds_a_rebuild(path):
+def test_the_prepass_signals_every_file_where_the_collector_finds_a_rebuild(path):
     source = path.read_bytes()
     found = {r.shape for r in full_facts(str(path), source).checks["SS102"].found}
     signals = summarize(str(path), source).signals
@@ -248,7 +248,7 @@ def test_libcst_is_told_the_methods_of_each_collector_as_its_own_lookup_would_fi
 
 
 PRIVATE_METHODS = {
-    # (how the class runs `_load`, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    # (how the class runs `_load`, whether the pre-pass lets the collector look, whether the collector finds a rebuild)
     "only from the constructor": ("def __init__(self):\n        self.rows = []\n        self._load()", False, False),
     "a hook nobody in the class calls": ("def __init__(self):\n        self.rows = []", True, True),
     "from a public method": ("def __init__(self):\n        self.rows = []\n\n    def again(self):\n"
@@ -286,7 +286,7 @@ def test_the_prepass_clears_a_public_method_run_only_from_the_constructor(init, 
 
 
 MIRRORED_RULES = {
-    # (the class, whether the pre-pass lets libcst look, whether libcst finds a rebuild)
+    # (the class, whether the pre-pass lets the collector look, whether the collector finds a rebuild)
     "reset earlier in the block around the loop": (
         "    def refresh(self, X):\n        if X:\n            self.rows.clear()\n            for x in X:\n"
         "                self.rows.append(x)\n", False, False),
