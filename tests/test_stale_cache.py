@@ -342,37 +342,20 @@ def test_an_append_after_non_ascii_text_is_reported_at_its_character_column_and_
     assert findings(path, result) == []
 
 
-ONE_LINE = '''\
-class Ensemble:{class_suite}
-
-    def fit(self, data):{method_suite}
-'''
-
-
-@pytest.mark.parametrize(
-    ("class_suite", "method_suite", "reported", "reset"),
-    [
-        ("\n    members = []", "\n        for d in data: self.members.append(d)", True, "        self.members = []\n"),
-        # a class body on its header's line binds no list as the class body's binding of it
-        (" members = []", "\n        for d in data: self.members.append(d)", False, None),
-        # a method body on its header's line has no block a reset could be put in: reported, not fixed
-        ("\n    members = []", " self.members.extend(data)", True, None),
-    ],
-)
-def test_suites_on_their_headers_line(tmp_path, class_suite, method_suite, reported, reset):
-    source = ONE_LINE.format(class_suite=class_suite, method_suite=method_suite)
+def test_a_method_on_its_headers_line_is_reported_but_offers_no_fix(tmp_path):
+    """A body written on the header's line has no block a reset could be put in."""
+    source = ("class Ensemble:\n    def __init__(self):\n        self.members = []\n\n"
+              "    def fit(self, data): self.members.extend(data)\n")
     path = tmp_path / "ensemble.py"
     path.write_text(source)
-    found = findings(path, source)
-    assert bool(found) == reported
-    if reported:
-        assert found[0].message.endswith("but is only emptied in the class body (line 2): a second call keeps the "
-                                         "first call's entries")
-        result = fixed(path, source)
-        if reset is None:
-            assert result == source
-        else:
-            assert result.replace(reset, "", 1) == source and findings(path, result) == []
+    (found,) = findings(path, source)
+    assert (found.line, found.fix) == (5, "")
+    assert fixed(path, source) == source
+    indented = source.replace("def fit(self, data): ", "def fit(self, data):\n        ")
+    path.write_text(indented)
+    (found,) = findings(path, indented)
+    assert found.fix == "Insert 'self.members = []'"
+    assert "        self.members = []\n        self.members.extend(data)" in fixed(path, indented)
 
 
 CHAIN = '''\

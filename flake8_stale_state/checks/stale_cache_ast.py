@@ -479,8 +479,8 @@ class ClassLists:
     def bind(self, name: str, empty: bool, where: str, node: ast.AST) -> None:
         self.bindings.setdefault(name, []).append((empty, where, node))
 
-    def class_body(self, node: ast.ClassDef, source: SourceLines) -> None:
-        for statement in node.body if indented(node.body, source) else ():
+    def class_body(self, node: ast.ClassDef) -> None:
+        for statement in node.body:
             for target in assignment_targets(statement):
                 for bound, empty in list_bindings(target, statement.value):
                     if isinstance(bound, ast.Name):
@@ -749,7 +749,7 @@ class Collector:
     # classes and methods --------------------------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes.append(ClassLists(node))
-        self.classes[-1].class_body(node, self.source)
+        self.classes[-1].class_body(node)
 
     def leave_ClassDef(self, node: ast.ClassDef) -> None:
         lists = self.classes.pop()
