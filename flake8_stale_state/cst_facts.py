@@ -491,10 +491,10 @@ def on_large_stack(function, *args):
     return value
 
 
-def parse(source: str | bytes) -> tuple[cst.Module, ast.Module | None]:
-    """The libcst tree and, where Python accepts the source, Python's."""
+def parse(source: str | bytes) -> tuple[cst.Module | None, ast.Module | None]:
+    """Python's tree where Python accepts the source (nothing is made of libcst's then), else libcst's."""
     tree = python_tree(source)
-    return on_large_stack(cst.parse_module, source), tree
+    return (None if tree is not None else on_large_stack(cst.parse_module, source)), tree
 
 
 def syntax_error_message(source: str | bytes, error: cst.ParserSyntaxError) -> str:
@@ -516,7 +516,7 @@ def collect_facts(path: str, source: str | bytes) -> FileFacts:
     with `error`."""
     try:
         module, tree = parse(source)
-        if tree is None:
+        if module is not None:
             scope = Scope()
             core = AttributeCollector(scope)
             wrapper = MetadataWrapper(module, unsafe_skip_copy=True)

@@ -282,6 +282,16 @@ def test_collect_facts_turns_any_exception_into_an_error(monkeypatch):
     assert collect_facts("x.py", "x = 1\n").error == "internal error: KeyError: 'boom'"
 
 
+def test_collect_facts_leaves_libcst_alone_where_python_parses_the_file(monkeypatch):
+    def unwanted(source):
+        raise AssertionError("libcst parsed a file Python accepts")
+
+    monkeypatch.setattr("libcst.parse_module", unwanted)
+    facts = collect_facts("x.py", "class A:\n    def f(self):\n        self.x = 1\n")
+    assert facts.error is None and [write.name for write in facts.writes] == ["x"]
+    assert "libcst parsed" in collect_facts("y.py", "x = = 1\n").error  # where Python rejects it, libcst's turn
+
+
 def test_paths_resolve_through_their_folder_as_realpath_resolves_them(tmp_path, monkeypatch):
     from flake8_stale_state.engine import Analyzer
     from flake8_stale_state.settings import Settings
