@@ -40,14 +40,23 @@ def typed_on_a_line(text: str, version: int) -> str:
     return text[:end] + f"  # edit {version} {time.time_ns()}" + text[end:]
 
 
+def statement_typed(text: str, version: int) -> str:
+    """A statement typed above the file's last `return`, storing an attribute of a name no version had."""
+    start = text.rindex("\n", 0, text.rindex("return ")) + 1
+    indent = text[start:text.index("return ", start)]
+    return text[:start] + f"{indent}self.edit_{version}_{time.time_ns()} = {version}\n" + text[start:]
+
+
 # Each edit makes content no cache has seen, as typing does. Text typed within a line moves no other line: the
 # file's facts stay, and where the line is none that SS102 or SS103 look at, so do what their collectors found. A
 # comment added at the end leaves the facts too, but it is part of what the collectors read. Lines added above
-# move every fact of the file, and the package's lookups are made again, as after most edits of code.
+# move every fact of the file but name what it named: the package's lookups, made of names, stay. A statement
+# typed names something new, as most edits of code do, and the package's lookups are made again.
 EDITS: dict[str, Callable[[str, int], str]] = {
     "text typed on a line": typed_on_a_line,
     "a comment added at the end": lambda text, version: text + f"\n# edit {version} {time.time_ns()}\n",
     "lines added at the top": lambda text, version: f"# edit {time.time_ns()}\n" * version + text,
+    "a statement typed": statement_typed,
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -246,6 +246,24 @@ class FileFacts:
             whole_parameters=data["whole_parameters"],
             error=data["error"],
         )
+
+
+def placeless(facts: FileFacts) -> FileFacts:
+    """The facts but for where things stand: what an edit that only moves code leaves as it was (lines added
+    above, spacing, comments, a literal's value). The writes keep their order, and which of them share a list of
+    statements; the checks' own facts, made of the lines, go."""
+    blocks: dict[int, int] = {}  # a list of statements by its position -> by its order of appearance
+    writes = [write._replace(line=0, col=0, block=write.block and blocks.setdefault(write.block, len(blocks) + 1))
+              for write in facts.writes]
+    return replace(facts, writes=writes, checks={}, signals=NO_SIGNALS, digest="")
+
+
+def structure(facts: FileFacts) -> FileFacts:
+    """What the file defines and imports, without what its code reads and writes: what an edit inside a
+    function's body leaves as it was, unless it adds or drops a shape its class's facts keep (a `__dict__`
+    walk, a call handing `self` on)."""
+    return replace(facts, writes=[], reads=set(), class_reads={}, attribute_reads={}, fed={}, patterns={}, checks={},
+                   signals=NO_SIGNALS, digest="")
 
 
 PROPERTIES = {"property", "cached_property"}

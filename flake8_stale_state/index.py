@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import (
-    LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write, mangled,
+    LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write, mangled, placeless, structure,
 )
 from flake8_stale_state.homonyms import References, homonym_keys
 from flake8_stale_state.package import real_path
@@ -75,6 +75,18 @@ def per_argument(method: Callable) -> Callable:
         return self.kept(name, argument, lambda: method(self, argument))
 
     return remembered
+
+
+# what the index works out from what its files define and import alone (`facts.structure`), by attribute name:
+# an edit that leaves that as it was (most edits inside a function) leaves these as they were
+STRUCTURAL: set[str] = set()
+
+
+def of_structure(member: Any) -> Any:
+    """Marks a table (a cached property, or a `per_argument` lookup) as made of the files' structure alone."""
+    name = member.func.__name__ if isinstance(member, cached_property) else f"_{member.__name__}_by_argument"
+    STRUCTURAL.add(name)
+    return member
 
 
 def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
@@ -137,14 +149,25 @@ class PackageIndex:
     documentation: frozenset[str] = frozenset()  # attributes the project's documentation describes
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
-        """The same package with one file's facts replaced (an unsaved buffer, stdin). Where the file's facts
-        are those the index holds but for the content they came from (an edit of a comment, of a line's
-        spacing), what the index worked out from them still holds, and is kept."""
+        """The same package with one file's facts replaced (an unsaved buffer, stdin). What the index worked out
+        and the change leaves true is kept: where the file's facts are those the index holds but for where
+        things stand (lines added above, a comment, spacing), all that was worked out from names; where the
+        file defines and imports what it did (an edit inside a function), all that was worked out from that."""
         index = replace(self, files={**self.files, facts.path: facts})
         known = self.files.get(facts.path)
-        if known is not None and replace(known, digest=facts.digest) == facts:
-            index.__dict__.update((name, value) for name, value in self.__dict__.items() if name not in FIELDS)
-        elif "keyed_files" in self.__dict__ and index._homonyms == self._homonyms:
+        if known is not None and placeless(known) == placeless(facts):
+            kept = [name for name in self.__dict__ if name not in FIELDS and name not in PLACED]
+        elif known is not None and structure(known) == structure(facts):
+            kept = [name for name in self.__dict__ if name in STRUCTURAL]
+        else:
+            kept = []
+        index.__dict__.update((name, self.__dict__[name]) for name in kept)
+        if kept:
+            for name in PER_FILE:  # the other files' own
+                if name in self.__dict__:
+                    index.__dict__[name] = {path: value for path, value in self.__dict__[name].items()
+                                            if path != facts.path}
+        if "keyed_files" in self.__dict__ and index._homonyms == self._homonyms:
             # the other files' classes keep their keys (they depend on which modules define which names): only
             # this file's facts are keyed anew, where a package copying classes between modules keys hundreds
             index.__dict__["keyed_files"] = {**self.keyed_files, facts.path: index.keyed(facts.path)}
@@ -175,10 +198,12 @@ class PackageIndex:
         references = self.references(path)
         return references.keyed_facts() if references.touches() else self.files[path]
 
+    @of_structure
     @cached_property
     def _homonyms(self) -> dict[str, dict[str, str]]:
         return homonym_keys(self.files, str(self.root.parent))
 
+    @of_structure
     @cached_property
     def _module_paths(self) -> dict[str, str]:
         return {module: facts.path for module, (facts, _) in self.libraries.finder.modules.items()}
@@ -199,6 +224,7 @@ class PackageIndex:
             return write
         return self.references(path).keyed_write(write)
 
+    @of_structure
     @cached_property
     def declared_bases(self) -> dict[str, set[str]]:
         """Class name -> the short names of the bases its `class` statement lists."""
@@ -208,6 +234,7 @@ class PackageIndex:
                 bases.setdefault(cls, set()).update(short(b) for b in info.bases)
         return bases
 
+    @of_structure
     @cached_property
     def class_bases(self) -> dict[str, set[str]]:
         """Class name -> the short names of its bases, and of its metaclass where that is the package's own: what
@@ -233,6 +260,7 @@ class PackageIndex:
                         bases[cls].add(maker)
         return bases
 
+    @of_structure
     @cached_property
     def class_children(self) -> dict[str, set[str]]:
         """Class name (or the short name of a base from outside the package) -> the package's classes deriving
@@ -243,6 +271,7 @@ class PackageIndex:
                 children.setdefault(base, set()).add(cls)
         return children
 
+    @of_structure
     @per_argument
     def related(self, cls: str) -> frozenset[str]:
         """The classes a read on an object of class `cls` can reach, and a write on one can be read from: `cls`,
@@ -251,6 +280,7 @@ class PackageIndex:
         return frozenset(ancestor for descendant in closure(cls, self.class_children)
                          for ancestor in closure(descendant, self.class_bases))
 
+    @of_structure
     @cached_property
     def protocols(self) -> set[str]:
         """Classes matched by shape, not by inheritance: a read on one can be a read on any class."""
@@ -259,6 +289,7 @@ class PackageIndex:
     def _is_known_class(self, cls: str) -> bool:
         return (cls in self.class_bases or cls in self.class_children) and cls not in self.protocols
 
+    @of_structure
     @cached_property
     def traits(self) -> dict[str, set[str]]:
         """Class name -> {"framework", "module", "registers", "reads_all", "reads_public", "exception"}, inherited
@@ -286,6 +317,7 @@ class PackageIndex:
             traits.setdefault(cls, set()).update(self.libraries.class_traits(base))
         return inherited_along(traits, self.class_bases, self.class_children)
 
+    @of_structure
     @cached_property
     def outside_bases(self) -> list[tuple[str, str]]:
         """(class, base) for each base of the package's classes defined outside it (`qualified_bases`): found
@@ -322,6 +354,7 @@ class PackageIndex:
                          if cls not in self.metaclasses and any(tuple(lent) in walking for lent in info.lends_receiver))
         return every, public
 
+    @of_structure
     @cached_property
     def metaclasses(self) -> set[str]:
         """The package's classes deriving from `type`, through the package's own classes or directly (a class
@@ -397,6 +430,7 @@ class PackageIndex:
                 (by_class.setdefault(target, set()) if known else anywhere).update(lacking)
         return anywhere, by_class, fed, patterns
 
+    @of_structure
     @cached_property
     def _static_methods(self) -> dict[str, set[str]]:
         """Class name -> its static methods, and those of its bases in the package."""
@@ -407,12 +441,14 @@ class PackageIndex:
     def static_methods_of(self, cls: str) -> set[str]:
         return self._static_methods.get(cls, set())
 
+    @of_structure
     @cached_property
     def data_descriptors(self) -> set[str]:
         """The package's classes whose instances define `__set__`, by themselves or through a base: bound to a
         name in a class body, they take over every assignment of that attribute (typed fields, validators)."""
         return self._defining({"__set__"})
 
+    @of_structure
     @cached_property
     def descriptors(self) -> set[str]:
         """The package's classes whose instances define `__get__` or `__set__`."""
@@ -466,6 +502,7 @@ class PackageIndex:
         classes = self.classes_assigned(cls, attribute)
         return bool(classes) and all(made in self.package_classes for made in classes)
 
+    @of_structure
     @cached_property
     def _returns(self) -> dict[tuple[str, str], AbstractSet[str]]:
         """(class, "m()" or a property's name) -> the classes the return annotation names, empty where it names
@@ -529,24 +566,29 @@ class PackageIndex:
                     by_class.setdefault(cls, set()).update(names)
         return by_class
 
+    @of_structure
     @cached_property
     def _declared(self) -> dict[str, set[str]]:
         return self._by_class(lambda info: info.declared)
 
+    @of_structure
     @per_argument
     def names_declared_on(self, cls: str) -> AbstractSet[str]:
         """Names the class bodies of classes related to `cls` give their calls as strings (`ByteField("tfv")`)."""
         return self._over_related(self._declared, cls)
 
+    @of_structure
     @cached_property
     def _init_parameters(self) -> dict[str, set[str]]:
         return self._by_class(lambda info: info.init_parameters)
 
+    @of_structure
     @per_argument
     def init_parameters_on(self, cls: str) -> AbstractSet[str]:
         """The parameters of the `__init__` methods of classes related to `cls`."""
         return self._over_related(self._init_parameters, cls)
 
+    @of_structure
     @cached_property
     def _aliases(self) -> dict[str, set[str]]:
         aliases: dict[str, set[str]] = {}
@@ -555,6 +597,7 @@ class PackageIndex:
                 aliases.setdefault(cls, set()).update(prefixes)
         return aliases
 
+    @of_structure
     @per_argument
     def alias_prefixes(self, cls: str) -> AbstractSet[str]:
         """Prefixes the attribute lookup hooks of classes related to `cls` strip: `obj._sa_x` reads `x`."""
@@ -568,22 +611,32 @@ class PackageIndex:
         return tuple(sorted(set().union(patterns.get("", ()), *(patterns.get(c, ()) for c in classes))))
 
     @cached_property
-    def _class_names(self) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[tuple[str, int], list[Write]]]:
-        """Class name -> the names assigned on its objects (through self) or bound in its body; -> the names of
-        its methods and properties; and (file, statement list) -> the writes through self standing in it."""
+    def _assigned(self) -> dict[str, set[str]]:
+        """Class name -> the names assigned on its objects (through self) or bound in its body."""
         assigned: dict[str, set[str]] = {}
-        methods: dict[str, set[str]] = {}
-        blocks: dict[tuple[str, int], list[Write]] = {}
         for facts in self.keyed_files.values():
             for write in facts.writes:
                 if write.cls and write.on_receiver:
                     assigned.setdefault(write.cls, set()).add(mangled(write.name, write.cls))
-                    if write.block:
-                        blocks.setdefault((facts.path, write.block), []).append(write)
             for cls, info in facts.classes.items():
                 assigned.setdefault(cls, set()).update(self._bound_in_body(cls, info), info.methods)
-                methods.setdefault(cls, set()).update(info.methods)
-        return assigned, methods, blocks
+        return assigned
+
+    @of_structure
+    @cached_property
+    def _methods(self) -> dict[str, set[str]]:
+        """Class name -> the names of its methods and properties."""
+        return self._by_class(lambda info: info.methods)
+
+    @per_argument
+    def writes_in_blocks(self, path: str) -> dict[int, list[Write]]:
+        """A file's statement lists -> the writes through self standing in each."""
+        blocks: dict[int, list[Write]] = {}
+        facts = self.keyed_files.get(path)
+        for write in facts.writes if facts else ():
+            if write.cls and write.on_receiver and write.block:
+                blocks.setdefault(write.block, []).append(write)
+        return blocks
 
     def _bound_in_body(self, cls: str, info: ClassInfo) -> Collection[str]:
         """The names a class body binds, but those only a bare annotation declares (`base_dist: Distribution`)
@@ -599,14 +652,15 @@ class PackageIndex:
         statements and a few lines away: `self.sr_conflict = 0` beside `self.sr_conflicts = []`, attributes
         set side by side on purpose. Not those of a sibling branch (an `except:` or `elif` setting the name the
         `try:` or `if` misspells)."""
-        return {mangled(other.name, other.cls) for other in self._class_names[2].get((path, write.block), ())
+        return {mangled(other.name, other.cls) for other in self.writes_in_blocks(path).get(write.block, ())
                 if other.cls == write.cls and abs(other.line - write.line) <= BESIDE_LINES}
 
     @per_argument
     def names_assigned_on(self, cls: str) -> AbstractSet[str]:
         """Names assigned on objects of classes related to `cls`, or bound in their bodies."""
-        return self._over_related(self._class_names[0], cls)
+        return self._over_related(self._assigned, cls)
 
+    @of_structure
     @per_argument
     def is_closed_hierarchy(self, cls: str) -> bool:
         """Every attribute the classes related to `cls` have is assigned by name in the package: every base is
@@ -620,12 +674,14 @@ class PackageIndex:
                 and not related & self.unnamed_attribute_classes
                 and not related & self.outside_derived)
 
+    @of_structure
     @cached_property
     def outside_derived(self) -> set[str]:
         """Classes deriving from a class outside the package beyond the neutral ones, a class standing in for an
         optional import of its name among them (`except ImportError: class ModelBase: ...`)."""
         return {cls for cls, base in self.outside_bases if short(base) not in NEUTRAL_BASES}
 
+    @of_structure
     @cached_property
     def unnamed_attribute_classes(self) -> set[str]:
         """Classes with attributes their code never names: assigned by computed names, or answered by a lookup
@@ -633,15 +689,17 @@ class PackageIndex:
         return {cls for facts in self.keyed_files.values() for cls, info in facts.classes.items()
                 if info.assigns_unnamed or not LOOKUP_METHODS.isdisjoint(info.methods)}
 
+    @of_structure
     @per_argument
     def methods_of(self, cls: str) -> AbstractSet[str]:
         """Methods and properties of the classes related to `cls`."""
-        return self._over_related(self._class_names[1], cls)
+        return self._over_related(self._methods, cls)
 
     @property
     def package_classes(self) -> Collection[str]:
         return self.class_bases.keys()  # every class of the package has an entry, bases or not
 
+    @of_structure
     @cached_property
     def documented_names(self) -> set[str]:
         """Attributes documented as API where they are assigned, in their class's docstring or in the
@@ -656,11 +714,13 @@ class PackageIndex:
             own.setdefault(cls, set()).update(of_base(base))
         return inherited_along(own, self.class_bases, self.class_children)
 
+    @of_structure
     @cached_property
     def library_reads(self) -> dict[str, set[str]]:
         """Class name -> the names its bases from outside the package read through `self`."""
         return self._from_library_bases(self.libraries.class_reads)
 
+    @of_structure
     @cached_property
     def held_for_unseen_code(self) -> dict[str, set[str]]:
         """Class -> attributes holding a value one of its methods hands to code with no source to read too: a
@@ -678,6 +738,7 @@ class PackageIndex:
                         held.setdefault(cls, set()).add(attribute)
         return held
 
+    @of_structure
     @cached_property
     def _library_body_calls(self) -> dict[str, list[tuple[str, str]]]:
         """Name -> (class, library class) where a class body binds the name to a call of a class from outside
@@ -728,6 +789,7 @@ class PackageIndex:
         objects of the classes it is mixed into, whose library bases read what those methods write."""
         return self._over_related(self.library_reads, cls) if cls else frozenset()
 
+    @of_structure
     @cached_property
     def library_methods(self) -> dict[str, set[str]]:
         """Class name -> the methods of its bases from outside the package."""
@@ -753,6 +815,11 @@ class PackageIndex:
 
 
 FIELDS = {field.name for field in dataclasses.fields(PackageIndex)}  # the rest of its __dict__: worked out
+# what it works out per file (`per_argument` of a path), and all it works out that depends on where things stand
+# in a file; the rest it works out from names
+PER_FILE = tuple(f"_{method.__name__}_by_argument"
+                 for method in (PackageIndex.references, PackageIndex.writes_in_blocks))
+PLACED = {"keyed_files", "writes_by_name", *PER_FILE}
 
 
 def read_source(path: Path) -> bytes | None:
