@@ -189,6 +189,11 @@ LAYOUT = {
     "graphene": ("graphene", None), "ariadne": ("ariadne", None), "cohere": ("src/cohere", None),
     "dspy": ("dspy", "tests"), "llama-index-core": ("llama_index/core", None),
     "smolagents": ("src/smolagents", "tests"),
+    # the twenty-fourth corpus, frozen at 6f81b4e
+    "fabric": ("fabric", "tests"), "distributed": ("distributed", None), "alembic": ("alembic", "tests"),
+    "black": ("src/black", "tests"), "nox": ("nox", "tests"), "websocket-client": ("websocket", None),
+    "eyed3": ("eyed3", "tests"), "qrcode": ("qrcode", None), "gspread": ("gspread", None),
+    "docutils": ("docutils", "test"), "python-telegram-bot": ("src/telegram", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled

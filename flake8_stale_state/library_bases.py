@@ -272,7 +272,7 @@ class LibraryClasses:
 
     def class_reads(self, qualified: str) -> frozenset[str]:
         """Names the class `qualified` ("logging.StreamHandler"), a base of a class of the package, and its
-        bases read through `self`; empty for a class that cannot be found."""
+        bases read through `self` or declare in their bodies; empty for a class that cannot be found."""
         return self._class_facts(qualified)[0]
 
     def class_traits(self, qualified: str) -> frozenset[str]:
@@ -317,7 +317,10 @@ class LibraryClasses:
                 if found[0] is None:
                     found = [f"{star}.{name}" for star in star_modules(facts, package)]
             else:
+                # what it reads through `self`, and what its body declares (`delimiter = None` in `csv.Dialect`,
+                # which compiled code reads): the attributes it offers its subclasses to set
                 reads |= facts.class_reads.get(name, set())
+                reads.update(info.body_names)
                 methods.update(info.methods)
                 traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
                                                        ("reads_public", info.reads_public)) if has)

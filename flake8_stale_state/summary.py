@@ -588,6 +588,9 @@ class FunctionLocals:
     stored: dict[str, set[str]] = field(default_factory=dict)  # local name -> attributes of self it is stored in
     handed: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # local name -> the calls it is given
     # to, as `ClassInfo.hands_to` names them (the import, the rest)
+    # local name -> the class of the receiver an assignment binds it to (`c = self`, then `c = c.parent` in a
+    # walk up a chain): what is read on it is read on the receiver too
+    receivers: dict[str, str] = field(default_factory=dict)
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -1812,15 +1815,21 @@ class Summarizer(ast.NodeVisitor):
             kind = "pattern" if pattern else ("read" if as_written else "string")
             self.functions[-1].pending.append((local, kind, name))
             return
-        for cls in classes or [None]:
+        for cls in [*(classes or [None]), *self._receiver_aliased(owner)]:
             if pattern:
                 self.builder.read_pattern(name, cls)
             else:
                 self.builder.read(name, cls, as_written)
 
+    def _receiver_aliased(self, node: ast.expr) -> list[str]:
+        """The receiver's class, for a local name an assignment of the function binds to the receiver."""
+        if isinstance(node, ast.Name) and self.functions and node.id in self.functions[-1].receivers:
+            return [self.functions[-1].receivers[node.id]]
+        return []
+
     def _note_listed(self, target: ast.expr, value: ast.expr | None) -> None:
         """`FIELDS = ("a", "b")` in a module, a class body or a function: the names a loop over it takes."""
-        strings = iterated_strings(value) or row_strings(value)
+        strings = self._listed_strings(value)
         if strings is None or not isinstance(target, ast.Name):
             return
         if self.functions:
@@ -1829,6 +1838,21 @@ class Summarizer(ast.NodeVisitor):
             self.bodies_listed.setdefault(target.id, set()).update(strings)
         elif self.scope.current is None:
             self.module_listed[target.id] = strings
+
+    def _listed_strings(self, value: ast.expr | None) -> list[str] | None:
+        """`iterated_strings` or `row_strings` of a literal, and of a sum of such literals and the names listed so far
+        in the same scope: `visitor_attributes = head_parts + ("title", "body")`."""
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            left, right = self._listed_strings(value.left), self._listed_strings(value.right)
+            return left + right if left is not None and right is not None else None
+        if isinstance(value, ast.Name):
+            if self.functions:
+                return self.functions[-1].listed.get(value.id)
+            if self.scope.in_class_body:
+                listed = self.bodies_listed.get(value.id)
+                return sorted(listed) if listed is not None else None
+            return self.module_listed.get(value.id) if self.scope.current is None else None
+        return iterated_strings(value) or row_strings(value)
 
     def _bind_listed(self, target: ast.expr, iterable: ast.expr, test: ast.expr | None = None) -> None:
         """`for name in FIELDS:`, `for key, value in self.MAP.items():`: the loop's name takes the strings the
@@ -1900,6 +1924,8 @@ class Summarizer(ast.NodeVisitor):
         local = self.functions[-1]
         if value is not None and (position := self._parameter_dict(value)) is not None:
             local.dicts[target.id] = position  # `obj = obj.__dict__`
+        if value is not None and self._is_receiver(value) and self.scope.owner_class:
+            local.receivers[target.id] = self.scope.owner_class
         if isinstance(value, ast.Call):
             made = constructor_of(dotted_name(value.func))
             if made and isinstance(value.func, ast.Name) and any(made in f.parameters for f in self.functions):

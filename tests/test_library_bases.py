@@ -576,6 +576,24 @@ def test_a_library_base_walking_the_public_names_reads_the_public_attributes_onl
     assert nothing_ran(project)
 
 
+def test_a_library_base_reading_through_a_local_bound_to_its_receiver(project, env, capsys):
+    """`c = self`, then `c.propagate` in a walk up a chain (logging.Logger.callHandlers): a read on the receiver,
+    as well as on whatever the name is bound to later. A local bound to anything else reads nothing of `self`."""
+    site = env / "lib" / "python3.11" / "site-packages" / "fakelib"
+    (site / "chain.py").write_text(
+        "class Node:\n    def handle(self, other):\n        c = self\n        while c:\n"
+        "            if not c.propagate:\n                c = None\n            else:\n                c = c.parent\n"
+        "        d = other\n        return d.quiet\n")
+    (project / "pkg" / "nodes.py").write_text(
+        "from fakelib.chain import Node\n\n\nclass Leaf(Node):\n    def __init__(self):\n"
+        "        self.propagate = True  # read through `c = self`\n"
+        "        self.quiet = True  # read on another object only\n")
+    code, out, _ = run_cli(capsys, "--python", str(env), "pkg/nodes.py")
+    assert code == 1
+    assert out == ["pkg/nodes.py:7:9: SS101 'quiet' is assigned but never read in package 'pkg'"]
+    assert nothing_ran(project)
+
+
 TRAITED = """\
 import fakelib.traits as traits
 from fakelib.traits import Plain
