@@ -194,6 +194,16 @@ LAYOUT = {
     "black": ("src/black", "tests"), "nox": ("nox", "tests"), "websocket-client": ("websocket", None),
     "eyed3": ("eyed3", "tests"), "qrcode": ("qrcode", None), "gspread": ("gspread", None),
     "docutils": ("docutils", "test"), "python-telegram-bot": ("src/telegram", "tests"),
+    # the twenty-fifth corpus, frozen at 8b0b64a
+    "curio": ("curio", "tests"), "ZODB": ("src/ZODB", None), "jwcrypto": ("jwcrypto", None),
+    "ldaptor": ("ldaptor", None), "cleo": ("src/cleo", "tests"), "pdfplumber": ("pdfplumber", "tests"),
+    "xhtml2pdf": ("xhtml2pdf", "tests"), "pydle": ("pydle", None), "stevedore": ("stevedore", None),
+    "dogpile.cache": ("dogpile", "tests"), "beaker": ("beaker", None),
+    # the twenty-sixth corpus, frozen at the twenty-fifth's rules
+    "arq": ("arq", "tests"), "thriftpy2": ("thriftpy2", "tests"), "social-auth-core": ("social_core", None),
+    "splinter": ("splinter", None), "nose2": ("nose2", None), "testfixtures": ("src/testfixtures", "tests"),
+    "httpretty": ("httpretty", "tests"), "vcrpy": ("vcr", "tests"), "factory-boy": ("factory", "tests"),
+    "mimesis": ("mimesis", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled

@@ -122,6 +122,11 @@ PERCENT_KEY = re.compile(r"%\((\w+)\)")  # the mapping keys of a %-format: "%(na
 ATTRIBUTE_SECTION = re.compile(
     r"^(\s*)(?:[A-Za-z]+ )*(?:[Aa]ttributes|[Mm]embers|[Ii]nstance variables)(?: [a-z]+)*:\s*$")
 NUMPY_RULE = re.compile(r"^\s*-{3,}\s*$")
+# a table of attributes, its first column headed `Attribute` and ruled off from its rows by dashes or `=`s (a
+# reStructuredText simple table): `Attribute  Position  Value` over `---------  --------  -----`
+TABLE_HEADER = re.compile(r"^\s*[Aa]ttributes?\s{2,}\S.*$")  # more columns than one: NumPy's section has one
+TABLE_RULE = re.compile(r"^\s*(?:-{3,}|={3,})(?:\s+(?:-{3,}|={3,}))*\s*$")
+TABLE_ROW = re.compile(r"^\s*(\w+)(?:\s{2,}\S|\s*$)")
 ATTR_ROLE = r":attr:`~?(?:[\w.]*\.)?"  # a Sphinx `:attr:` role up to the attribute's own name
 # Sphinx's attribute fields, directives (`.. attribute:: name` or `Class.name`) and roles: in a docstring, or a
 # page of the project's documentation
@@ -469,6 +474,9 @@ def docstring_attributes(doc: str) -> set[str]:
         return at + 1 < len(lines) and lines[at].strip().isidentifier() and bool(NUMPY_RULE.match(lines[at + 1]))
 
     for number, line in enumerate(lines):
+        if TABLE_HEADER.match(line) and number + 1 < len(lines) and TABLE_RULE.match(lines[number + 1]):
+            found.update(table_rows(lines[number + 2:], depth(line)))
+            continue
         section = bool(ATTRIBUTE_SECTION.match(line))
         numpy = line.strip() == "Attributes" and numpy_header(number)
         if not section and not numpy:
@@ -487,6 +495,17 @@ def docstring_attributes(doc: str) -> set[str]:
             if depth(entry) == entry_indent and match:
                 found.add(match.group(2))
     return found
+
+
+def table_rows(lines: list[str], indent: int) -> Iterator[str]:
+    """The first column of a table's rows, down to the blank line or rule that ends it: a row's name stands at
+    the header's indentation; a line further in continues the row above."""
+    for line in lines:
+        if not line.strip() or TABLE_RULE.match(line) or len(line) - len(line.lstrip()) < indent:
+            return
+        row = TABLE_ROW.match(line)
+        if row and len(line) - len(line.lstrip()) == indent:
+            yield row.group(1)
 
 
 def docstring_listed_names(doc: str) -> set[str]:

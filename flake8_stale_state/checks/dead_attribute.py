@@ -102,7 +102,7 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
     return not write.name.startswith("_") and "exception" in index.traits_of(write.cls)
 
 
-def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
+def suggestion(write: Write, index: PackageIndex) -> str | None:
     """The attribute readers use where the write drifted from it, if one can be told: a name read on the
     write's own class (through self, or on an object of known class; a read on an object of any class is
     too weak a sign), or elsewhere in its hierarchy where nothing there assigns it; never a method, property,
@@ -113,8 +113,9 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
       from outside, a computed `setattr` or a `__getattr__` may supply it);
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first, and never one the statements around the write assign too: the two
-      are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`); for a short
-      name (`a0`), only one nothing there assigns: `a1` assigned beside it is another name of the same kind."""
+      are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`), by this write
+      or another of the attribute; for a short name (`a0`), only one nothing there assigns: `a1` assigned
+      beside it is another name of the same kind."""
     cls = write.cls
     if not cls:
         return None
@@ -126,9 +127,20 @@ def suggestion(write: Write, index: PackageIndex, path: str) -> str | None:
             return found
     if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
         return closest(write.name, unassigned, same_class)
-    beside = index.names_assigned_beside(path, write)
+    beside = assigned_beside(write, index)
     apart = [name for name in same_class if name in own and mangled(name, cls) not in beside]
     return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
+
+
+def assigned_beside(write: Write, index: PackageIndex) -> set[str]:
+    """The names assigned beside any write of the attribute in its class: two attributes set side by side once
+    are two things wherever else either is set (`self._modes = set(modes)` alone in a handler)."""
+    beside: set[str] = set()
+    for path, other in index.writes_by_name.get(write.name, ()):
+        other = index.keyed_write(path, other)
+        if other.cls == write.cls and other.on_receiver:
+            beside |= index.names_assigned_beside(path, other)
+    return beside
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -151,10 +163,10 @@ def unread_attributes(cls: str, index: PackageIndex) -> frozenset[str]:
                      if is_attribute_name(display_name(name, cls)) and name not in index.methods_of(cls))
 
 
-def drift_partner(write: Write, index: PackageIndex, path: str) -> str | None:
+def drift_partner(write: Write, index: PackageIndex) -> str | None:
     """The reader side of a drift: a name read on the write's hierarchy that nothing there assigns, close to
     the write's. It outranks a class-wide excuse: that read fails with AttributeError, this write is unused."""
-    hint = suggestion(write, index, path)
+    hint = suggestion(write, index)
     return hint if hint is not None and mangled(hint, write.cls) not in index.names_assigned_on(write.cls) else None
 
 
@@ -185,7 +197,7 @@ def dead_writes(facts: FileFacts, index: PackageIndex, settings: Settings) -> It
         write = index.keyed_write(facts.path, write)
         if settings.ignores(write.name) or is_read_by_name(write, index) or is_read_outside(write, index):
             continue
-        if not is_taken_whole(write, index) or drift_partner(write, index, facts.path) is not None:
+        if not is_taken_whole(write, index) or drift_partner(write, index) is not None:
             yield write
 
 
@@ -195,7 +207,7 @@ def may_report(summary: FileFacts, index: PackageIndex, settings: Settings) -> b
 
 def check(facts: FileFacts, index: PackageIndex, settings: Settings) -> Iterator[Finding]:
     for write in dead_writes(facts, index, settings):
-        hint = suggestion(write, index, facts.path)
+        hint = suggestion(write, index)
         message = f"'{write.name}' is assigned but never read in package '{index.name}'"
         if hint:
             message += f"; did you mean '{hint}'?"
