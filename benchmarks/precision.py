@@ -199,11 +199,12 @@ LAYOUT = {
     "ldaptor": ("ldaptor", None), "cleo": ("src/cleo", "tests"), "pdfplumber": ("pdfplumber", "tests"),
     "xhtml2pdf": ("xhtml2pdf", "tests"), "pydle": ("pydle", None), "stevedore": ("stevedore", None),
     "dogpile.cache": ("dogpile", "tests"), "beaker": ("beaker", None),
-    # the twenty-sixth corpus, frozen at the twenty-fifth's rules
+    # the twenty-sixth corpus, frozen at 32bbdc5
     "arq": ("arq", "tests"), "thriftpy2": ("thriftpy2", "tests"), "social-auth-core": ("social_core", None),
     "splinter": ("splinter", None), "nose2": ("nose2", None), "testfixtures": ("src/testfixtures", "tests"),
     "httpretty": ("httpretty", "tests"), "vcrpy": ("vcr", "tests"), "factory-boy": ("factory", "tests"),
-    "mimesis": ("mimesis", "tests"),
+    "mimesis": ("mimesis", "tests"), "faust-streaming": ("faust", "tests"),
+    "requests-oauthlib": ("requests_oauthlib", "tests"), "clize": ("clize", None), "pywinrm": ("winrm", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
