@@ -175,7 +175,7 @@ class Analyzer:
             pages = self._pages(roots[0])
             documentation = package_facts(f"documentation of {entry}", pages, DOCUMENTATION, cache, Path,
                                           workers) if pages else {}
-            documented = frozenset().union(*(page.documented.get("", ()) for page in documentation.values()))
+            documented = frozenset().union(*(page.documented for page in documentation.values()))
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented)
             self._indexes[roots] = index
             self._from_disk.update(facts)

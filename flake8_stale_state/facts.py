@@ -166,9 +166,7 @@ class FileFacts:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)  # code -> the frozen dataclass its collector made
     signals: Signals = NO_SIGNALS
-    # class -> attributes documented as API in its docstring or where assigned (Sphinx `#:`); "" -> names a
-    # documentation page, a module's or a function's docstring documents, of any class
-    documented: dict[str, set[str]] = field(default_factory=dict)
+    documented: set[str] = field(default_factory=set)  # attributes given API docs where assigned (Sphinx `#:`)
     imports: dict[str, str] = field(default_factory=dict)  # name an import binds -> what it names
     star_imports: list[str] = field(default_factory=list)  # modules `from M import *` takes every name of
     # classes made by a call, by name: classes of the package where the callee is `type` or a metaclass of the
@@ -203,7 +201,7 @@ class FileFacts:
             "classes": {k: list(v) for k, v in self.classes.items()},
             "checks": self.checks_to_data(self.checks),
             "signals": encode(self.signals),
-            "documented": {k: sorted(v) for k, v in self.documented.items()},
+            "documented": sorted(self.documented),
             "imports": self.imports,
             "star_imports": self.star_imports,
             "made_classes": {k: list(v) for k, v in self.made_classes.items()},
@@ -238,7 +236,7 @@ class FileFacts:
             classes={k: ClassInfo._make(v) for k, v in data["classes"].items()},
             checks=cls.checks_from_data(data["checks"], facts_types),
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
-            documented={k: set(v) for k, v in data["documented"].items()},
+            documented=set(data["documented"]),
             imports=data["imports"],
             star_imports=data["star_imports"],
             made_classes={k: MadeClass._make(v) for k, v in data["made_classes"].items()},
@@ -493,16 +491,13 @@ class FactsBuilder:
             seen.add(item)
             into.append(item)
 
-    def documented(self, name: str, sphinx: bool = False, of_any_class: bool = False) -> None:
+    def documented(self, name: str, sphinx: bool = False) -> None:
         """An attribute documented as API where it is assigned (Sphinx `#:` comments, a string after the
-        assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`): the class's own, and its
-        hierarchy's; one a reference names (`:attr:`), or a docstring outside any class, is of any class
-        (`of_any_class`). A private name only by Sphinx markup naming it for readers (`sphinx`: `.. attribute::
-        _pyroLocalSocket`, `:ivar _x:`, an `:attr:` role): Sphinx leaves out the others' private members, written
-        for whoever maintains the class."""
+        assignment) or in its class's docstring (`Attributes:` sections, `:ivar name:`). A private name only by
+        Sphinx markup naming it for readers (`sphinx`: `.. attribute:: _pyroLocalSocket`, `:ivar _x:`, an
+        `:attr:` role): Sphinx leaves out the others' private members, written for whoever maintains the class."""
         if sphinx or not name.startswith("_"):
-            owner = "" if of_any_class else self.scope.owner_class or ""
-            self.facts.documented.setdefault(owner, set()).add(name)
+            self.facts.documented.add(name)
 
     def documented_store(self, name: str, owner: str | None) -> None:
         """`owner.name = ...` with Sphinx attribute documentation: a `#:` comment on the line above (at the

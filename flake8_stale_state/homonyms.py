@@ -146,8 +146,6 @@ class References:
                           for cls, made in facts.made_classes.items()},
             name_aliases=kept({alias: key(named) for alias, named in facts.name_aliases.items()}, facts.name_aliases),
             body_lists=kept({key(cls): lists for cls, lists in facts.body_lists.items()}, facts.body_lists),
-            documented=kept({key(cls) if cls else cls: names for cls, names in facts.documented.items()},
-                            facts.documented),
         )
 
     def keyed_write(self, write: Write) -> Write:

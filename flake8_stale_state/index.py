@@ -557,14 +557,6 @@ class PackageIndex:
         such an attribute holds is a use, whichever write the code at hand stored."""
         return self._over_related(self._shared, cls)
 
-    def _joined(self, table_of: Callable[[FileFacts], Mapping[str, Collection[str]]]) -> dict[str, set[str]]:
-        """Class name -> the names a table of each file's facts by class gives it, joined over the files."""
-        joined: dict[str, set[str]] = {}
-        for facts in self.keyed_files.values():
-            for cls, names in table_of(facts).items():
-                joined.setdefault(cls, set()).update(names)
-        return joined
-
     def _by_class(self, names_of: Callable[[ClassInfo], Collection[str]]) -> dict[str, set[str]]:
         """Class name -> the names `names_of` gives of its facts, over every module defining a class of it."""
         by_class: dict[str, set[str]] = {}
@@ -599,7 +591,11 @@ class PackageIndex:
     @of_structure
     @cached_property
     def _aliases(self) -> dict[str, set[str]]:
-        return self._joined(lambda facts: facts.aliases)
+        aliases: dict[str, set[str]] = {}
+        for facts in self.keyed_files.values():
+            for cls, prefixes in facts.aliases.items():
+                aliases.setdefault(cls, set()).update(prefixes)
+        return aliases
 
     @of_structure
     @per_argument
@@ -706,27 +702,9 @@ class PackageIndex:
     @of_structure
     @cached_property
     def documented_names(self) -> set[str]:
-        """Attributes documented as API, of any class: where they are assigned, in a docstring or in the
+        """Attributes documented as API where they are assigned, in their class's docstring or in the
         project's documentation."""
-        return set(self.documentation).union(*(names for facts in self.files.values()
-                                               for names in facts.documented.values()))
-
-    @of_structure
-    @cached_property
-    def _documented_by_class(self) -> dict[str, set[str]]:
-        """Class ("" for any) -> the attributes documented as API in its docstring or where assigned; under ""
-        those the project's documentation, a reference (`:attr:`) or a docstring outside any class documents."""
-        by_class = self._joined(lambda facts: facts.documented)
-        by_class.setdefault("", set()).update(self.documentation)
-        return by_class
-
-    @of_structure
-    @per_argument
-    def documented_on(self, cls: str | None) -> AbstractSet[str]:
-        """The attributes documented as API for objects of `cls`: in its hierarchy's docstrings, where its
-        hierarchy assigns them, or of any class."""
-        documented = self._documented_by_class
-        return Joined([documented[""], self._over_related(documented, cls)]) if cls else documented[""]
+        return set(self.documentation).union(*(facts.documented for facts in self.files.values()))
 
     def _from_library_bases(self, of_base: Callable[[str], frozenset[str]]) -> dict[str, set[str]]:
         """Class name -> what `of_base` gives for its bases from outside the package (the standard library,

@@ -159,10 +159,10 @@ SPHINX_PARAMETER = re.compile(r"^\s*:(?:param|parameter|arg|argument|type)\s+(?:
 # (``InteractiveParser.result``, `Config.verbose`), a quoted name called an attribute ("the 'x509' attribute"), or
 # one named on `self` ("available as self.localaddress"); each pattern with the text it cannot match without, so
 # that a docstring is searched only for the forms it may hold, and whether it is Sphinx markup
-ATTRIBUTE_REFERENCES = (  # (text needed, pattern, Sphinx markup, of any class: the reference may name another's)
-    (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`"), True, True),
-    ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"), False, True),
-    ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"), False, False),
+ATTRIBUTE_REFERENCES = (
+    (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`"), True),
+    ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"), False),
+    ("attribute", re.compile(r"(?<![\w'\"`])['\"`]{1,2}(\w+)['\"`]{1,2}\s+attribute\b"), False),
 )
 # prose listing attributes by name: "The instance has attributes ``cat``, ``cluster`` and ``tasks``" (a
 # separator holds no quote, so that the list is read in one way only)
@@ -170,9 +170,6 @@ QUOTED = r"['\"`]{1,2}\w+['\"`]{1,2}"
 ATTRIBUTE_LIST = re.compile(rf"\b[Aa]ttributes?\s+({QUOTED}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){QUOTED})*)")
 QUOTED_NAME = re.compile(r"['\"`]{1,2}(\w+)['\"`]{1,2}")
 SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
-# attributes a docstring's prose lists by a leading dot, two or more on a line ("An object with .realm, .result
-# and .exception_details"): not on a name or a call (`obj.x`, `f().x`), nor a method called (`.append()`)
-DOTTED_NAME = re.compile(r"(?<![\w.)\]'\"`])\.([a-z_]\w*)\b(?!\()")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
 # an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` or
@@ -2536,19 +2533,14 @@ class Summarizer(ast.NodeVisitor):
         read (`>>> note.pitch`, a code block's `if match.time_span > 1:`) are read, on objects of any class, as
         code that runs outside any class."""
         doc = doc or ""
-        for needed, reference, sphinx, of_any_class in ATTRIBUTE_REFERENCES:
+        for needed, reference, sphinx in ATTRIBUTE_REFERENCES:
             if needed in doc:
                 for name in reference.findall(doc):
-                    self.builder.documented(name, sphinx=sphinx, of_any_class=of_any_class)
+                    self.builder.documented(name, sphinx=sphinx)
         if "ttribute" in doc:
             for listed in ATTRIBUTE_LIST.findall(doc):
                 for name in QUOTED_NAME.findall(listed):
                     self.builder.documented(name)
-        for line in doc.splitlines() if " ." in doc else ():
-            dotted = DOTTED_NAME.findall(line)
-            if len(dotted) >= 2 and not DOCTEST_PROMPT.match(line):
-                for name in dotted:
-                    self.builder.documented(name, of_any_class=True)
         if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)
@@ -2695,7 +2687,7 @@ def documentation_summary(path: str, source: str | bytes) -> FileFacts:
     if suffix in HTML_SUFFIXES and BUILT_HTML.search(text):
         return FileFacts(path=path)  # a built copy of the source pages, the package's own code included
     shown = {name for code in shown_code(text, suffix) for name in CODE_ATTRIBUTE.findall(code)}
-    return FileFacts(path=path, documented={"": set(SPHINX_ATTRIBUTE.findall(text)) | shown})
+    return FileFacts(path=path, documented=set(SPHINX_ATTRIBUTE.findall(text)) | shown)
 
 
 def shown_code(text: str, suffix: str) -> Iterator[str]:

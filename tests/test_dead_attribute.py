@@ -151,10 +151,10 @@ def test_both_passes_find_the_same_documented_attributes_and_imports(source):
 
 def test_documented_attributes_follow_sphinx():
     facts = summarize("m.py", DOCUMENTATION_SHAPES)
-    assert facts.documented == {"A": {
+    assert facts.documented == {
         "above", "trailing", "second_on_line", "first_on_line", "docstring", "same_line", "suite", "semicolon",
         "parenthesised", "k", "l", "m", "after_block", "in_try", "in_finally", "in_closure",
-    }}
+    }
     assert facts.imports == {
         "random": "random", "osp": "os.path", "Other": ".sibling.Thing", "up": "...up",
     }

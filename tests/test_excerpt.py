@@ -116,7 +116,7 @@ def test_a_run_of_lines_is_one_string_that_documents_nothing():
         "class A:", "    def f(self):", "        self.x = 1", '        pass; """', "", "", '"""', "",
     ]
     # a string right after an assignment would be its documentation (Sphinx); after `pass` it is nobody's
-    assert full_facts("a.py", source, lines=[3]).documented == full_facts("a.py", source).documented == {}
+    assert full_facts("a.py", source, lines=[3]).documented == full_facts("a.py", source).documented == set()
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])

@@ -91,7 +91,7 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
         return True  # an instance's own version of a hook the library calls: `self.endElement = self._end`
     if write.function and not write.name.startswith("_") and write.name in index.methods_of(write.cls):
         return True  # its own version of a public method, which users call: `self.hosts = self.__iter__`
-    if write.name in index.documented_on(write.cls):  # a private name only where Sphinx markup names it
+    if write.name in index.documented_names:  # a private name only where Sphinx markup names it
         return True
     if write.cls and index.binds_library_descriptor(write.cls, write.name):
         return True  # `_selections = traitlets.Dict()` in the class body: the write calls the library's `__set__`
