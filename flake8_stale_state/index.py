@@ -647,13 +647,20 @@ class PackageIndex:
             return info.body_names
         return list((Counter(info.body_names) - Counter(info.annotated)).elements())
 
-    def names_assigned_beside(self, path: str, write: Write) -> set[str]:
-        """The names assigned through the receiver in the statements around the write, in its own list of
-        statements and a few lines away: `self.sr_conflict = 0` beside `self.sr_conflicts = []`, attributes
-        set side by side on purpose. Not those of a sibling branch (an `except:` or `elif` setting the name the
-        `try:` or `if` misspells)."""
-        return {mangled(other.name, other.cls) for other in self.writes_in_blocks(path).get(write.block, ())
-                if other.cls == write.cls and abs(other.line - write.line) <= BESIDE_LINES}
+    def names_assigned_beside(self, write: Write) -> set[str]:
+        """The names assigned through the receiver in the statements around any write of the attribute in its
+        class, in their own list of statements and a few lines away: `self.sr_conflict = 0` beside
+        `self.sr_conflicts = []`, attributes set side by side on purpose, two things wherever else either is set
+        (`self._modes = set(modes)` alone in a handler). Not those of a sibling branch (an `except:` or `elif`
+        setting the name the `try:` or `if` misspells)."""
+        beside: set[str] = set()
+        for path, same in self.writes_by_name.get(write.name, ()):
+            same = self.keyed_write(path, same)
+            if same.cls == write.cls and same.on_receiver:
+                block = self.writes_in_blocks(path).get(same.block, ())
+                beside.update(mangled(other.name, other.cls) for other in block
+                              if other.cls == same.cls and abs(other.line - same.line) <= BESIDE_LINES)
+        return beside
 
     @per_argument
     def names_assigned_on(self, cls: str) -> AbstractSet[str]:

@@ -461,38 +461,40 @@ def attribute_marker(cls: str, attribute: str) -> str:
     return f"\0{cls}\0{attribute}*"
 
 
+def indentation(line: str) -> int:
+    """How far a line is indented."""
+    return len(line) - len(line.lstrip())
+
+
 def docstring_attributes(doc: str) -> set[str]:
     """Attributes a class docstring lists: a section such as Google's `Attributes:`, a NumPy `Attributes`
     section, Sphinx `:ivar name:` fields and `.. attribute:: name` directives."""
     found = set(SPHINX_ATTRIBUTE.findall(doc))
     lines = doc.expandtabs().splitlines()
 
-    def depth(line: str) -> int:
-        return len(line) - len(line.lstrip())
-
     def numpy_header(at: int) -> bool:
         return at + 1 < len(lines) and lines[at].strip().isidentifier() and bool(NUMPY_RULE.match(lines[at + 1]))
 
     for number, line in enumerate(lines):
         if TABLE_HEADER.match(line) and number + 1 < len(lines) and TABLE_RULE.match(lines[number + 1]):
-            found.update(table_rows(lines[number + 2:], depth(line)))
+            found.update(table_rows(lines[number + 2:], indentation(line)))
             continue
         section = bool(ATTRIBUTE_SECTION.match(line))
         numpy = line.strip() == "Attributes" and numpy_header(number)
         if not section and not numpy:
             continue
-        indent, entry_indent = depth(line), None
+        indent, entry_indent = indentation(line), None
         for at in range(number + (2 if numpy else 1), len(lines)):
             entry = lines[at]
             if not entry.strip():
                 continue
-            if depth(entry) < indent or (numpy and numpy_header(at)):
+            if indentation(entry) < indent or (numpy and numpy_header(at)):
                 break  # out of the section, or the next NumPy section
-            entry_indent = depth(entry) if entry_indent is None else entry_indent
+            entry_indent = indentation(entry) if entry_indent is None else entry_indent
             match = (ENTRY if section else NUMPY_ENTRY).match(entry)
-            if section and depth(entry) == indent and (entry_indent > indent or not match):
+            if section and indentation(entry) == indent and (entry_indent > indent or not match):
                 break  # back at the header's indentation; a table at that indentation ends at its first other line
-            if depth(entry) == entry_indent and match:
+            if indentation(entry) == entry_indent and match:
                 found.add(match.group(2))
     return found
 
@@ -501,10 +503,10 @@ def table_rows(lines: list[str], indent: int) -> Iterator[str]:
     """The first column of a table's rows, down to the blank line or rule that ends it: a row's name stands at
     the header's indentation; a line further in continues the row above."""
     for line in lines:
-        if not line.strip() or TABLE_RULE.match(line) or len(line) - len(line.lstrip()) < indent:
+        if not line.strip() or TABLE_RULE.match(line) or indentation(line) < indent:
             return
         row = TABLE_ROW.match(line)
-        if row and len(line) - len(line.lstrip()) == indent:
+        if row and indentation(line) == indent:
             yield row.group(1)
 
 
@@ -517,7 +519,7 @@ def docstring_listed_names(doc: str) -> set[str]:
             found.add(item.group(1) or item.group(2))
         elif term := DEFINITION_TERM.match(line):
             description = next((text for text in lines[number + 1:] if text.strip()), "")
-            if len(description) - len(description.lstrip()) > len(line) - len(line.lstrip()):
+            if indentation(description) > indentation(line):
                 found.add(term.group(2))
     return found
 
@@ -2726,7 +2728,7 @@ def block_lines(lines: list[str], fences: bool) -> Iterator[str]:
 
 def dedented(lines: list[str]) -> str:
     """The lines without the indentation they all share (textwrap's, whose import costs more than its use)."""
-    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    indent = min((indentation(line) for line in lines if line.strip()), default=0)
     return "\n".join(line[indent:] for line in lines)
 
 

@@ -127,20 +127,9 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
             return found
     if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
         return closest(write.name, unassigned, same_class)
-    beside = assigned_beside(write, index)
+    beside = index.names_assigned_beside(write)
     apart = [name for name in same_class if name in own and mangled(name, cls) not in beside]
     return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
-
-
-def assigned_beside(write: Write, index: PackageIndex) -> set[str]:
-    """The names assigned beside any write of the attribute in its class: two attributes set side by side once
-    are two things wherever else either is set (`self._modes = set(modes)` alone in a handler)."""
-    beside: set[str] = set()
-    for path, other in index.writes_by_name.get(write.name, ()):
-        other = index.keyed_write(path, other)
-        if other.cls == write.cls and other.on_receiver:
-            beside |= index.names_assigned_beside(path, other)
-    return beside
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
