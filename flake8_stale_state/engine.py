@@ -176,7 +176,12 @@ class Analyzer:
             documentation = package_facts(f"documentation of {entry}", pages, DOCUMENTATION, cache, Path,
                                           workers) if pages else {}
             documented = frozenset().union(*(page.documented for page in documentation.values()))
-            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented)
+            read_by_users: dict[str, set[str]] = {}
+            for page in documentation.values():
+                for cls, names in page.class_reads.items():
+                    read_by_users.setdefault(cls, set()).update(names)
+            index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented,
+                                 read_by_users)
             self._indexes[roots] = index
             self._from_disk.update(facts)
             # The facts stay for the whole run (an editor's changes replace a few of them): left out of the

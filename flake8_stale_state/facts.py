@@ -271,6 +271,9 @@ IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
 # a placeholder pattern: the names a loop over `self.NAME` takes, known once the class bodies binding NAME are
 # seen (those of the module, then, in the index, those of the class's relatives); its "." begins no name
 LISTED_MARK = "\0.listed\0"
+# a placeholder pattern: the name of the class of the receiver, `getattr(obj, self.__class__.__name__)` in class C
+# (C's, or a subclass's: its descendants are known to the index); "." begins no name
+CLASS_NAME_MARK = "\0.classname\0"
 # read on an object whose whole `__dict__` is walked (`self.aio.__dict__.values()`): every attribute of its class
 WHOLE_MARK = "\0whole"
 # read on an object whose class's `__init__` parameters are looked up by name: those of its class (index.py)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import (
-    LISTED_MARK, LOOKUP_METHODS, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write, mangled, placeless, structure,
+    CLASS_NAME_MARK, LISTED_MARK, LOOKUP_METHODS, PROPERTIES, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write,
+    mangled, placeless, structure,
 )
 from flake8_stale_state.homonyms import References, homonym_keys
 from flake8_stale_state.package import real_path
@@ -113,6 +114,7 @@ def closure(start: str, step: Mapping[str, Collection[str]]) -> set[str]:
     return found
 
 
+PLACEHOLDERS = (LISTED_MARK, CLASS_NAME_MARK)  # patterns the tables below stand other names in for
 JOINED_PARTS = 16  # beyond this many sets, a union answers faster made than asked of each
 
 
@@ -147,6 +149,8 @@ class PackageIndex:
     framework_bases: tuple[str, ...] = ()  # configured bases and decorators whose attribute writes count as read
     libraries: LibraryClasses = field(default_factory=LibraryClasses)  # what the bases outside the package read
     documentation: frozenset[str] = frozenset()  # attributes the project's documentation describes
+    # class -> the attributes the code the documentation shows reads on objects it makes of that class
+    read_by_users: Mapping[str, AbstractSet[str]] = field(default_factory=dict)
 
     def with_file(self, facts: FileFacts) -> PackageIndex:
         """The same package with one file's facts replaced (an unsaved buffer, stdin). What the index worked out
@@ -384,6 +388,7 @@ class PackageIndex:
         borrowing: list[tuple[str, str]] = []  # (class, another whose methods it runs on its own objects)
         looping: list[tuple[str, str]] = []  # (class, NAME): `getattr(self, name)` for each name in `self.NAME`
         forwarding: list[tuple[str, str]] = []  # (class, A): `getattr(self.A, name)` in its `__getattr__`
+        class_named: list[tuple[str, str]] = []  # (class read on, C): `getattr(obj, type(self).__name__)` in C
         for facts in self.keyed_files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
@@ -398,8 +403,9 @@ class PackageIndex:
                 fed.setdefault(cls, set()).update(names)
             for cls, found in facts.patterns.items():
                 known = cls if cls and self._is_known_class(cls) else ""
-                patterns.setdefault(known, set()).update(p for p in found if not p.startswith(LISTED_MARK))
+                patterns.setdefault(known, set()).update(p for p in found if not p.startswith(PLACEHOLDERS))
                 looping.extend((known, p[len(LISTED_MARK):-1]) for p in found if known and p.startswith(LISTED_MARK))
+                class_named.extend((known, p[len(CLASS_NAME_MARK):-1]) for p in found if p.startswith(CLASS_NAME_MARK))
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
@@ -421,6 +427,8 @@ class PackageIndex:
             for cls, name in looping:
                 by_class.setdefault(cls, set()).update(
                     *(listed.get((related, name), ()) for related in self.related(cls)))
+        for cls, owner in class_named:  # the names of the class and of its subclasses, whichever the object is
+            patterns.setdefault(cls, set()).update(short(named) for named in closure(owner, self.class_children))
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
             by_class.setdefault(cls, set()).update(by_class.get(other, ()))
         for cls, attribute in forwarding:  # the names read on its objects that they lack are looked up there
@@ -625,8 +633,12 @@ class PackageIndex:
     @of_structure
     @cached_property
     def _methods(self) -> dict[str, set[str]]:
-        """Class name -> the names of its methods and properties."""
-        return self._by_class(lambda info: info.methods)
+        """Class name -> the names of its methods and properties, those a class body binds to a descriptor of
+        the package or to `property(...)` included (`when_changed = event()`): looked up on the class, as a
+        method is, whatever the objects hold."""
+        descriptors = self.descriptors | PROPERTIES
+        return self._by_class(lambda info: [*info.methods, *(name for name, callee in info.body_calls.items()
+                                                             if short(callee) in descriptors)])
 
     @per_argument
     def writes_in_blocks(self, path: str) -> dict[int, list[Write]]:
@@ -712,6 +724,25 @@ class PackageIndex:
         """Attributes documented as API where they are assigned, in their class's docstring or in the
         project's documentation."""
         return set(self.documentation).union(*(facts.documented for facts in self.files.values()))
+
+    @cached_property
+    def records_for_users(self) -> dict[str, set[str]]:
+        """Class -> the public attributes its `__init__` assigns, where the code the documentation shows makes
+        objects of it and reads two or more of the attributes its objects are assigned (`article =
+        Article(url)`, then `article.authors`, `article.text`): a record handed to users, whose fields are
+        theirs to read, those the pages show and the others alike."""
+        if not self.read_by_users:
+            return {}
+        assigned: dict[str, set[str]] = {}
+        fields: dict[str, set[str]] = {}
+        for facts in self.keyed_files.values():
+            for write in facts.writes:
+                if write.cls and write.on_receiver:
+                    assigned.setdefault(write.cls, set()).add(write.name)
+                    if write.method == "__init__" and not write.name.startswith("_"):
+                        fields.setdefault(write.cls, set()).add(write.name)
+        return {cls: names for cls, names in fields.items()
+                if len(assigned[cls] & self.read_by_users.get(short(cls), set())) >= 2}
 
     def _from_library_bases(self, of_base: Callable[[str], frozenset[str]]) -> dict[str, set[str]]:
         """Class name -> what `of_base` gives for its bases from outside the package (the standard library,

@@ -10,6 +10,7 @@ analyzer's cache (a warm run parses none).
 
 from __future__ import annotations
 
+import ast
 import functools
 import sys
 import sysconfig
@@ -22,6 +23,7 @@ from flake8_stale_state.environment import Environment, running_environment
 from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, qualified_name
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
+SIX_MOVES = "six.moves."  # a module six fills as it runs with the modules of the running Python
 MAX_CLASSES = 64  # bases and re-exports followed from one class; the standard library needs a handful
 COMPILED_SUFFIXES = (".so", ".pyd")
 
@@ -92,13 +94,26 @@ class ModuleFinder:
         # what the environment answered, each asked once: a folder listing, a file looked for
         self.installed: dict[str, bool] = {}  # top-level module of a library -> installed
         self.sources: dict[str, Path | None] = {}  # module of a library or of the standard library -> its source
+        self._six_moves: dict[str, str] | None = None
 
     def outside(self, qualified: str) -> str | None:
         """A base as the library that defines it names it: one the package names through a module of its own
         (`from ._compat import xmlrpclib`, then `xmlrpclib.Transport`) is followed through that module's
         imports. None for a class of the package, or one not to be told."""
         found = self._follow(qualified)
-        return found if isinstance(found, str) else None
+        return self._moved(found) if isinstance(found, str) else None
+
+    def _moved(self, qualified: str) -> str:
+        """A name under `six.moves`, a module six makes as it runs, as the module it stands for names it
+        (`six.moves.http_client.HTTPConnection` is `http.client.HTTPConnection`), by six's own table."""
+        if not qualified.startswith(SIX_MOVES):
+            return qualified
+        module, _, rest = qualified[len(SIX_MOVES):].partition(".")
+        if self._six_moves is None:
+            source = self.source("six")
+            self._six_moves = moved_modules(source) if source is not None else {}
+        moved = self._six_moves.get(module)
+        return f"{moved}.{rest}" if moved else qualified
 
     def package_class(self, qualified: str) -> PackageClass | None:
         """The module of the package defining the class `qualified` names (`pkg.layers.BatchNorm`, or a
@@ -203,6 +218,22 @@ class ModuleFinder:
         """The base `qualified` as missing, if its top-level module is in neither the package, the standard
         library nor the environment."""
         return None if self.has(qualified) else MissingBase(qualified, self.environment.location)
+
+
+def moved_modules(six: Path) -> dict[str, str]:
+    """six's table of the modules it moves, read from its source: `MovedModule("http_client", "httplib",
+    "http.client")` -> {"http_client": "http.client"} (Python 3's name, the first where it gives one)."""
+    try:
+        tree = ast.parse(six.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    moved: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "MovedModule" and node.args:
+            names = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            if len(names) == len(node.args):
+                moved.setdefault(names[0], names[2] if len(names) > 2 else names[0])
+    return moved
 
 
 def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -104,6 +105,9 @@ DOCUMENTATION_FOLDERS = ("docs", "doc", "documentation")
 DOCUMENTATION_SUFFIXES = (".rst", ".md", ".txt", ".html", ".htm")
 ROOT_PAGES = ("readme", "changes", "changelog", "history", "news")  # names, in any case, with or without suffix
 ROOT_PAGE_SUFFIXES = ("", ".rst", ".md", ".txt")
+# a path to a page, alone or ending a link: `reference/library-reference.rst`; from the start of the path only,
+# and of bounded length, so that a page of one long path-like word costs its length, not its square
+NAMED_PAGE = re.compile(r"(?<![\w.\-/])[\w.\-/]{1,200}/[\w.\-]{1,100}\.(?:rst|md)\b")
 MAX_DOCUMENTATION_PAGES = 2000
 MAX_DOCUMENTATION_BYTES = 1_000_000
 
@@ -125,11 +129,38 @@ def _page_candidates(project: Path) -> Iterator[Path]:
         beside = sorted(entry.name for entry in os.scandir(project) if entry.is_file())
     except OSError:
         beside = []
-    yield from (project / name for name in beside if _is_root_page(name))
+    roots = [project / name for name in beside if _is_root_page(name)]
+    yield from roots
+    yield from _pages_named(project, roots)
     for name in DOCUMENTATION_FOLDERS:
         for folder, subfolders, files in os.walk(project / name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_DIRS and not d.startswith("_build"))
             yield from (Path(folder, file) for file in sorted(files) if Path(file).suffix in DOCUMENTATION_SUFFIXES)
+
+
+def _pages_named(project: Path, roots: list[Path]) -> Iterator[Path]:
+    """The project's pages outside its documentation folders that its root pages name, by a path from the
+    project's folder or a link ending in one (`reference/library-reference.rst`, `.../blob/master/reference/...`):
+    the documentation its README sends users to."""
+    named: set[str] = set()
+    for root in roots:
+        if _size(root) <= MAX_DOCUMENTATION_BYTES:
+            try:
+                named.update(NAMED_PAGE.findall(root.read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                continue
+    pages: set[Path] = set()
+    for path in named:
+        parts = path.split("/")
+        for start in range(len(parts) - 1):  # a folder and a page at least: the pages beside the roots are theirs
+            tail = parts[start:]
+            if tail[0] in DOCUMENTATION_FOLDERS or ".." in tail or "" in tail or tail[0].startswith("."):
+                continue
+            page = project.joinpath(*tail)
+            if page.is_file() and page.resolve().is_relative_to(project.resolve()):
+                pages.add(page)
+                break
+    yield from sorted(pages)
 
 
 def _is_root_page(name: str) -> bool:

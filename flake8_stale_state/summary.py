@@ -24,8 +24,9 @@ from typing import Any
 from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS, WHOLE_MARK,
-    FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass, python_syntax_error, qualified_name,
+    CLASS_NAME_MARK, IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS,
+    WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass, python_syntax_error,
+    qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -147,6 +148,10 @@ LITERAL_BLOCK_START = re.compile(r"::\s*$|^\s*\.\.\s+(?:code-block|code|sourceco
 # an attribute the code reads: `.name` after a name, a call or a subscript; of two characters or more, so that
 # the `e.g.` and `i.e.` of prose read nothing
 CODE_ATTRIBUTE = re.compile(r"(?<=[\w)\]])\.([A-Za-z_]\w+)")
+# users' code making an object of a class, `article = Article(url)`, `page = pkg.Page()`: a name and the class
+MADE_OBJECT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:[A-Za-z_]\w*\.)*([A-Z]\w*)\(")
+# and an attribute of a name read, neither called nor assigned: `article.authors`, not `article.parse()`
+NAME_ATTRIBUTE_READ = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b(?!\s*(?:\(|=(?!=)))")
 # a class docstring's list of names: an item naming one (`* ``up_left`` -- corner piece`, `- origin: the header`),
 # or a definition list's term (a line holding one name, over its indented description)
 LIST_ITEM = re.compile(r"^\s*[*+-]\s+(?:``?(\w+)``?(?![\w`])|(\w+)(?:\s*(?::|--|\s-\s|\s\u2013\s)|\s{2,}\S|\s+\())")
@@ -2031,6 +2036,17 @@ class Summarizer(ast.NodeVisitor):
 
     # `self.__dict__`, `vars(self)` and `asdict(self)`: which attributes they read.
 
+    def _names_receiver_class(self, node: ast.expr | None) -> bool:
+        """`self.__class__.__name__`, `type(self).__name__`, `cls.__name__`: the name of the receiver's class."""
+        if not (isinstance(node, ast.Attribute) and node.attr == "__name__"):
+            return False
+        owner = node.value
+        if isinstance(owner, ast.Attribute) and owner.attr == "__class__":
+            owner = owner.value
+        elif isinstance(owner, ast.Call) and dotted_name(owner.func) == "type" and len(owner.args) == 1:
+            owner = owner.args[0]
+        return self._is_receiver(owner)
+
     def _is_receiver_dict(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             return node.id == self.restored_state and self.scope.method == "__setstate__"
@@ -2309,6 +2325,8 @@ class Summarizer(ast.NodeVisitor):
             elif patterns is None and isinstance(computed, ast.Attribute) and computed.attr == "name" \
                     and isinstance(computed.value, ast.Name):  # `getattr(self, parameter.name)`
                 patterns = self._strings_bound_to(parameter_name_key(computed.value.id))
+            if patterns is None and self.scope.owner_class and self._names_receiver_class(computed):
+                patterns = [f"{CLASS_NAME_MARK}{self.scope.owner_class}*"]  # `getattr(parms, type(self).__name__)`
             named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
             if named_by is not None and self.name_attributes:
                 patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]
@@ -2688,8 +2706,25 @@ def documentation_summary(path: str, source: str | bytes) -> FileFacts:
     suffix = os.path.splitext(path)[1].lower()
     if suffix in HTML_SUFFIXES and BUILT_HTML.search(text):
         return FileFacts(path=path)  # a built copy of the source pages, the package's own code included
-    shown = {name for code in shown_code(text, suffix) for name in CODE_ATTRIBUTE.findall(code)}
-    return FileFacts(path=path, documented=set(SPHINX_ATTRIBUTE.findall(text)) | shown)
+    code = list(shown_code(text, suffix))
+    shown = {name for part in code for name in CODE_ATTRIBUTE.findall(part)}
+    return FileFacts(path=path, documented=set(SPHINX_ATTRIBUTE.findall(text)) | shown, class_reads=objects_read(code))
+
+
+def objects_read(code: list[str]) -> dict[str, set[str]]:
+    """Class -> the attributes a page's code reads on the objects it makes of that class (`article =
+    Article(url)`, then `article.authors`), not those it calls (`article.parse()`) or assigns: what users read on
+    the objects the page shows them. Names are bound for the page's whole code, its blocks one after another."""
+    made: dict[str, set[str]] = {}
+    for part in code:
+        for variable, cls in MADE_OBJECT.findall(part):
+            made.setdefault(variable, set()).add(cls)
+    reads: dict[str, set[str]] = {}
+    for part in code if made else ():
+        for variable, attribute in NAME_ATTRIBUTE_READ.findall(part):
+            for cls in made.get(variable, ()):
+                reads.setdefault(cls, set()).add(attribute)
+    return reads
 
 
 def shown_code(text: str, suffix: str) -> Iterator[str]:

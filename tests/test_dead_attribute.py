@@ -57,7 +57,7 @@ def test_hints_name_only_attributes_read_on_the_writes_own_classes():
 def test_ignore_names_takes_globs():
     path = FIXTURES / "ss101" / "hints" / "pkg" / "hints.py"
     ignored = ("warm*", "total_step", "of", "spacebefore", "end_*", "checkpoint_interval", "*inform_on_change",
-               "?r_conflict", "relu_funcs", "a?", "lt", "background_fill_*")
+               "?r_conflict", "relu_funcs", "a?", "lt", "background_fill_*", "_when_*", "press_count?")
     assert set(messages(path, ignore_names=ignored)) == {13}
 
 

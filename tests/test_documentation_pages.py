@@ -4,11 +4,13 @@ but its own names."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import limit_memory, run_cli
 from flake8_stale_state import package
 from flake8_stale_state.package import documentation_pages
 
@@ -122,3 +124,37 @@ def test_root_pages_come_first_then_the_documentation_folders(project):
         write(project, name, "")
     assert documentation_pages(project) == [project / "NEWS", project / "README.md", project / "changelog.rst",
                                             project / "docs" / "api.rst"]
+
+
+def test_pages_the_readme_names_are_pages_too(project, capsys, tmp_path_factory):
+    write(project, "reference/library.rst", ".. attribute:: vendor\n")
+    write(project, "reference/unnamed.rst", ".. attribute:: manufacturer\n")  # named by no root page
+    outside = tmp_path_factory.mktemp("outside")
+    write(outside, "other.rst", "")
+    os.symlink(outside, project / "linked")
+    write(project, "README.rst", "The `reference <https://example.org/blob/main/reference/library.rst>`__ and "
+                                 "``reference/library.rst``; ``missing/page.rst``, ``../x/page.md``, "
+                                 "``linked/other.rst``.\n")
+    assert documentation_pages(project) == [project / "README.rst", project / "reference" / "library.rst"]
+    assert reported(capsys) == ["manufacturer"]
+
+
+def test_a_record_the_readme_shows_users_reading_has_fields_they_read(project, capsys):
+    (project / "pkg" / "ports.py").write_text(SOURCE + "        self.location = None\n        self._handle = None\n")
+    write(project, "README.md", "```python\nport = Port()\nport.open()\nprint(port.location)\n```\n")
+    assert reported(capsys) == ["manufacturer", "vendor", "_handle"]  # one field read: no record shown
+    write(project, "README.md", "```python\nport = Port()\nprint(port.location, port.vendor)\n```\n")
+    assert reported(capsys) == ["_handle"]  # two read: the record's public fields are all the users'
+    write(project, "README.md", "```python\nport = Port()\n```\n\n```python\nprint(port.location)\n```\n")
+    write(project, "docs/guide.md", "The maker is `port.vendor`.\n")  # another page, which makes no `Port`
+    assert reported(capsys) == ["manufacturer", "_handle"]
+
+
+def test_a_page_of_path_like_words_is_read_in_time_and_memory(project):
+    """Each pattern reading a page starts where a word does and looks a bounded way ahead: nearly 1 MB of one
+    path-like word, or of one dotted name, takes its length, not its square (hours where a pattern backtracks)."""
+    write(project, "README.md", "a/" * 450_000 + "\n")
+    write(project, "docs/guide.md", "```\nx = Port()\n" + "x." * 300_000 + "vendor\n" + "a.b " * 100_000 + "```\n")
+    result = subprocess.run([sys.executable, "-m", "flake8_stale_state", "--no-cache", "pkg"], cwd=project,
+                            capture_output=True, text=True, timeout=120, preexec_fn=limit_memory)
+    assert result.returncode == 1 and "'manufacturer'" in result.stdout, result.stderr

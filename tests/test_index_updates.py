@@ -37,7 +37,7 @@ def assert_as_made_afresh(index: PackageIndex) -> None:
     """Every table of `index`, and every lookup it was asked (`per_argument`), is what a new index of the same
     files gives."""
     fresh = PackageIndex(index.name, index.root, index.files, index.framework_bases, index.libraries,
-                         index.documentation)
+                         index.documentation, index.read_by_users)
     assert every_table(index) == every_table(fresh)
     for name, results in list(index.__dict__.items()):
         lookup = name[1:].removesuffix("_by_argument") if name.endswith("_by_argument") else ""

@@ -695,3 +695,19 @@ def test_a_library_base_looking_up_the_constructor_parameters_through_a_method_o
     assert [line.split(": SS101")[0] for line in ours] == [
         "pkg/models.py:7:9", "pkg/models.py:8:9", "pkg/models.py:9:9", "pkg/models.py:14:9", "pkg/models.py:19:9"]
     assert nothing_ran(project)
+
+
+def test_a_base_under_six_moves_is_the_module_six_names_it_for(project, env, capsys):
+    site = env / "lib" / "python3.11" / "site-packages"
+    (project / "pkg" / "server.py").write_text(
+        "from six.moves import socketserver\n\n\nclass Server(socketserver.TCPServer):\n    def __init__(self):\n"
+        "        self.fake_option = 1\n        self.other = 2\n")
+    (site / "six.py").write_text(
+        'class MovedModule:\n    pass\n\n\n_moved_attributes = [\n    MovedModule("socketserver", "SocketServer"),\n'
+        '    MovedModule("http_client", "httplib", "http.client"),\n]\n')
+    _, found, _ = run_cli(capsys, "--no-cache", "--python", str(env), "pkg/server.py")
+    assert [line.split("'")[1] for line in found] == ["other"]  # the environment's TCPServer reads the other
+    (site / "six.py").write_text("")  # a six that moves nothing: no module to read
+    _, found, _ = run_cli(capsys, "--no-cache", "--python", str(env), "pkg/server.py")
+    assert [line.split("'")[1] for line in found] == ["fake_option", "other"]
+    assert nothing_ran(project)

@@ -351,7 +351,7 @@ def test_an_edit_keys_only_the_edited_file_while_the_modules_define_the_same_cla
 
     def fresh(index: PackageIndex) -> dict:
         return PackageIndex(index.name, index.root, index.files, index.framework_bases, index.libraries,
-                            index.documentation).keyed_files
+                            index.documentation, index.read_by_users).keyed_files
 
     edited = user.read_text() + "\n\nclass Helper:\n    def __init__(self):\n        self.size = 1\n"  # new facts
     assert analyzer.update(user, edited)

@@ -81,7 +81,8 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
     library (a function replacing one of its methods too), a data descriptor of such a library bound in the
     class body, or the package's users, for an attribute documented as API (a private one by Sphinx markup
-    only), one of the object's views beside others they read, or a public one carried by an exception; and a
+    only), a field of a record the documentation shows them reading, one of the object's views beside others
+    they read, or a public one carried by an exception; and a
     base with no source to read, for a name spelt like one of its properties."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
@@ -93,6 +94,8 @@ def is_read_outside(write: Write, index: PackageIndex) -> bool:
         return True  # its own version of a public method, which users call: `self.hosts = self.__iter__`
     if write.name in index.documented_names:  # a private name only where Sphinx markup names it
         return True
+    if write.cls and write.name in index.records_for_users.get(write.cls, ()):
+        return True  # a field of a record the documentation shows users reading: `article.meta_description`
     if write.cls and index.binds_library_descriptor(write.cls, write.name):
         return True  # `_selections = traitlets.Dict()` in the class body: the write calls the library's `__set__`
     if write.cls and write.name in index.interface_members.get(write.cls, ()):
