@@ -205,6 +205,16 @@ LAYOUT = {
     "httpretty": ("httpretty", "tests"), "vcrpy": ("vcr", "tests"), "factory-boy": ("factory", "tests"),
     "mimesis": ("mimesis", "tests"), "faust-streaming": ("faust", "tests"),
     "requests-oauthlib": ("requests_oauthlib", "tests"), "clize": ("clize", None), "pywinrm": ("winrm", None),
+    # the twenty-seventh corpus, frozen at 0713604
+    "keyring": ("keyring", None), "instaloader": ("instaloader", None), "gallery-dl": ("gallery_dl", "test"),
+    "SpeechRecognition": ("speech_recognition", None), "pyppeteer": ("pyppeteer", None),
+    "parsel": ("parsel", "tests"), "newspaper3k": ("newspaper", None), "goose3": ("goose3", "tests"),
+    "sumy": ("sumy", None), "jieba": ("jieba", "test"), "oauth2client": ("oauth2client", "tests"),
+    "janome": ("src/janome", None), "TurboGears2": ("tg", "tests"),
+    "gpiozero": ("gpiozero", "tests"), "pyroute2": ("pyroute2", "tests"), "circus": ("circus", None),
+    "soco": ("soco", "tests"), "python-kasa": ("kasa", "tests"), "pylast": ("src/pylast", "tests"),
+    "warcio": ("warcio", "test"), "volatility3": ("volatility3", None),
+    "sacremoses": ("sacremoses", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
