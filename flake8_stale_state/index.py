@@ -114,7 +114,7 @@ def closure(start: str, step: Mapping[str, Collection[str]]) -> set[str]:
     return found
 
 
-PLACEHOLDERS = (LISTED_MARK, CLASS_NAME_MARK)  # patterns the tables below stand other names in for
+PLACEHOLDERS = (LISTED_MARK, CLASS_NAME_MARK)  # patterns that stand for names `_reads` works out, never matched
 JOINED_PARTS = 16  # beyond this many sets, a union answers faster made than asked of each
 
 

@@ -150,6 +150,7 @@ def _pages_named(project: Path, roots: list[Path]) -> Iterator[Path]:
             except OSError:
                 continue
     pages: set[Path] = set()
+    inside = project.resolve()
     for path in named:
         parts = path.split("/")
         for start in range(len(parts) - 1):  # a folder and a page at least: the pages beside the roots are theirs
@@ -157,7 +158,7 @@ def _pages_named(project: Path, roots: list[Path]) -> Iterator[Path]:
             if tail[0] in DOCUMENTATION_FOLDERS or ".." in tail or "" in tail or tail[0].startswith("."):
                 continue
             page = project.joinpath(*tail)
-            if page.is_file() and page.resolve().is_relative_to(project.resolve()):
+            if page.is_file() and page.resolve().is_relative_to(inside):
                 pages.add(page)
                 break
     yield from sorted(pages)
