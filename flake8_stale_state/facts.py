@@ -185,6 +185,11 @@ class FileFacts:
     # function's short name -> positions of the parameters whose whole `__dict__` it reads (`def pack(fmt, obj):
     # ... obj.__dict__[name]`): every attribute of the objects its callers pass there
     whole_parameters: dict[str, list[int]] = field(default_factory=dict)
+    # descriptor class -> patterns of the names it reads on the objects of the classes that bind it, BOUND_NAME
+    # standing for the name it is bound to (`"_" + BOUND_NAME`)
+    bound_patterns: dict[str, set[str]] = field(default_factory=dict)
+    # function's short name -> the short names of the callees whose results it returns (`return Field(...)`)
+    returned_calls: dict[str, set[str]] = field(default_factory=dict)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -209,6 +214,8 @@ class FileFacts:
             "import_fallbacks": self.import_fallbacks,
             "body_lists": self.body_lists,
             "whole_parameters": self.whole_parameters,
+            "bound_patterns": {k: sorted(v) for k, v in self.bound_patterns.items()},
+            "returned_calls": {k: sorted(v) for k, v in self.returned_calls.items()},
             "error": self.error,
         }
 
@@ -244,6 +251,8 @@ class FileFacts:
             import_fallbacks=data["import_fallbacks"],
             body_lists=data["body_lists"],
             whole_parameters=data["whole_parameters"],
+            bound_patterns={k: set(v) for k, v in data["bound_patterns"].items()},
+            returned_calls={k: set(v) for k, v in data["returned_calls"].items()},
             error=data["error"],
         )
 
@@ -263,7 +272,7 @@ def structure(facts: FileFacts) -> FileFacts:
     function's body leaves as it was, unless it adds or drops a shape its class's facts keep (a `__dict__`
     walk, a call handing `self` on)."""
     return replace(facts, writes=[], reads=set(), class_reads={}, attribute_reads={}, fed={}, patterns={}, checks={},
-                   signals=NO_SIGNALS, digest="")
+                   signals=NO_SIGNALS, digest="", bound_patterns={}, returned_calls={})
 
 
 PROPERTIES = {"property", "cached_property"}
@@ -274,6 +283,9 @@ LISTED_MARK = "\0.listed\0"
 # a placeholder pattern: the name of the class of the receiver, `getattr(obj, self.__class__.__name__)` in class C
 # (C's, or a subclass's: its descendants are known to the index); "." begins no name
 CLASS_NAME_MARK = "\0.classname\0"
+# in a computed name, the name a descriptor is bound to in a class body (`getattr(obj, "_" + self.name)` after
+# `self.name = name` in `__set_name__`): the index spells it for each class that binds the descriptor
+BOUND_NAME = "\0.bound\0"
 # read on an object whose whole `__dict__` is walked (`self.aio.__dict__.values()`): every attribute of its class
 WHOLE_MARK = "\0whole"
 # read on an object whose class's `__init__` parameters are looked up by name: those of its class (index.py)
@@ -410,10 +422,16 @@ class FactsBuilder:
 
     def read_pattern(self, pattern: str, on: str | None) -> None:
         """A computed name, as a glob pattern of its constant parts: `_*_ema`."""
-        if "*" not in pattern:
+        if BOUND_NAME in pattern:  # on the objects of the classes binding the descriptor, not on itself
+            if self.scope.owner_class and on != self.scope.owner_class:
+                self.facts.bound_patterns.setdefault(self.scope.owner_class, set()).add(pattern)
+        elif "*" not in pattern:
             self.read(pattern, on, as_written=False)
         elif on is not None or len(pattern.replace("*", "")) >= UNTYPED_PATTERN_TEXT:
             self.facts.patterns.setdefault(on or "", set()).add(pattern)
+
+    def returns_call(self, function: str, callee: str) -> None:
+        self.facts.returned_calls.setdefault(function, set()).add(callee.rsplit(".", 1)[-1])
 
     def returns(self, method: str, decorators: list[str], classes: set[str] | None) -> None:
         """A method of the class returning objects of `classes` (None: of any class); a property's value."""

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flake8_stale_state.cache import FactsCache, entry_key, source_digest
 from flake8_stale_state.excerpt import excerpt
 from flake8_stale_state.facts import (
-    CLASS_NAME_MARK, LISTED_MARK, LOOKUP_METHODS, PROPERTIES, WHOLE_MARK, ClassInfo, FactsKind, FileFacts, Write,
-    mangled, placeless, structure,
+    BOUND_NAME, CLASS_NAME_MARK, LISTED_MARK, LOOKUP_METHODS, PROPERTIES, WHOLE_MARK, ClassInfo, FactsKind, FileFacts,
+    Write, mangled, placeless, structure,
 )
 from flake8_stale_state.homonyms import References, homonym_keys
 from flake8_stale_state.package import real_path
@@ -409,10 +409,17 @@ class PackageIndex:
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
-                # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body
-                managed = [name for name, callee in info.body_calls.items() if short(callee) in self.data_descriptors]
+                # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body, made there
+                # or by a factory (`x = Instrument.control(...)`, which returns `property(...)`)
+                managed = [name for name, callee in info.body_calls.items()
+                           if self.made_by(callee) & (self.data_descriptors | {"property"})]
                 if managed:
                     by_class.setdefault(cls, set()).update(managed)
+                # `size = Field()`: what Field reads under the name it is bound to (`"_" + self.name`)
+                for name, callee in info.body_calls.items():
+                    for made in self.made_by(callee):
+                        patterns.setdefault(cls, set()).update(
+                            pattern.replace(BOUND_NAME, name) for pattern in self._bound_patterns.get(made, ()))
                 # `user = Permission("_user")`: a descriptor given an attribute's name looks that attribute up
                 if info.declared and any(short(callee) in self.descriptors for callee in info.body_calls.values()):
                     by_class.setdefault(cls, set()).update(info.declared)
@@ -437,6 +444,29 @@ class PackageIndex:
                 known = target is not None and self._is_known_class(target)
                 (by_class.setdefault(target, set()) if known else anywhere).update(lacking)
         return anywhere, by_class, fed, patterns
+
+    @cached_property
+    def _bound_patterns(self) -> dict[str, set[str]]:
+        """Descriptor class -> the patterns of the names it reads under the name it is bound to (`BOUND_NAME`),
+        its bases' included."""
+        own: dict[str, set[str]] = {}
+        for facts in self.keyed_files.values():
+            for cls, patterns in facts.bound_patterns.items():
+                own.setdefault(cls, set()).update(patterns)
+        return inherited_along(own, self.class_bases, self.class_children)
+
+    @cached_property
+    def _returned_calls(self) -> dict[str, set[str]]:
+        returned: dict[str, set[str]] = {}
+        for facts in self.keyed_files.values():
+            for function, callees in facts.returned_calls.items():
+                returned.setdefault(function, set()).update(callees)
+        return returned
+
+    def made_by(self, callee: str) -> set[str]:
+        """What a call may make, by short name: the callee itself, and what the functions of that name return
+        calls of, transitively (`Instrument.control` -> `control`, `DynamicProperty`, `property`)."""
+        return self.kept("made_by", callee, lambda: closure(short(callee), self._returned_calls))
 
     @of_structure
     @cached_property

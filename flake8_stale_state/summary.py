@@ -24,9 +24,9 @@ from typing import Any
 from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
-    CLASS_NAME_MARK, IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS, STRING_READERS,
-    WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass, python_syntax_error,
-    qualified_name,
+    BOUND_NAME, CLASS_NAME_MARK, IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS,
+    STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass,
+    python_syntax_error, qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -370,23 +370,32 @@ def formatted_template(node: ast.expr) -> str | None:
     return None
 
 
-def name_patterns(node: ast.expr) -> list[str] | None:
+def name_patterns(node: ast.expr, part: Callable[[ast.expr], list[str] | None] | None = None) -> list[str] | None:
     """The names a computed attribute name can spell, as glob patterns of its constant parts:
     `f"_{name}"` -> ["_*"], `prefix + "_ema"` -> ["*_ema"], `"a" if c else "b"` -> ["a", "b"],
-    `"_preferred_{}".format(kind)` and `"_preferred_%s" % kind` -> ["_preferred_*"]; None where nothing of it
-    is constant."""
+    `"_preferred_{}".format(kind)` and `"_preferred_%s" % kind` -> ["_preferred_*"], `"_".join([a, "x"])` ->
+    ["*_x"]; None where nothing of it is constant. `part` spells the parts that are not constant where it can
+    (a descriptor's bound name, say), and they are `*` where it cannot."""
     if isinstance(node, ast.Constant):
         return [node.value] if isinstance(node.value, str) else None
+    if part is not None and (spelt := part(node)) is not None:
+        return spelt
     template = formatted_template(node)
     if template is not None:
         return None if template.strip("*") == "" else [re.sub(r"\*+", "*", template)]
     if isinstance(node, ast.IfExp):
-        body, orelse = name_patterns(node.body), name_patterns(node.orelse)
+        body, orelse = name_patterns(node.body, part), name_patterns(node.orelse, part)
         return body + orelse if body is not None and orelse is not None else None
     if isinstance(node, ast.JoinedStr):
-        parts = [[v.value] if isinstance(v, ast.Constant) else ["*"] for v in node.values]
+        parts = [[v.value] if isinstance(v, ast.Constant) else name_patterns(v.value, part) or ["*"]
+                 for v in node.values]
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        parts = [name_patterns(node.left) or ["*"], name_patterns(node.right) or ["*"]]
+        parts = [name_patterns(node.left, part) or ["*"], name_patterns(node.right, part) or ["*"]]
+    elif (separator := joined_separator(node)) is not None:
+        parts = []
+        for position, item in enumerate(node.args[0].elts):  # type: ignore[attr-defined]
+            parts.extend([[separator]] if position else [])
+            parts.append(name_patterns(item, part) or ["*"])
     else:
         return None
     patterns = [""]
@@ -394,6 +403,16 @@ def name_patterns(node: ast.expr) -> list[str] | None:
         patterns = [p + o for p in patterns for o in options]
     patterns = [re.sub(r"\*+", "*", p) for p in patterns]
     return None if all(p == "*" for p in patterns) else patterns
+
+
+def joined_separator(node: ast.expr) -> str | None:
+    """The separator of `"_".join([a, b])` over a literal list or tuple; None for anything else."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and node.args[0].elts and not any(isinstance(item, ast.Starred) for item in node.args[0].elts)):
+        return node.func.value.value
+    return None
 
 
 # placeholder patterns of names known only at the module's end: glob patterns no attribute name matches, whose
@@ -461,9 +480,39 @@ def parameter_marker(function: str, position: int, name: str, each: bool) -> str
 
 
 def attribute_marker(cls: str, attribute: str) -> str:
-    """The placeholder pattern of a name read through `getattr(obj, self.attribute)` in `cls`, until the class's
-    writes of the attribute are all seen: a glob pattern no attribute name matches."""
-    return f"\0{cls}\0{attribute}*"
+    """The placeholder of the part `self.attribute` of a name computed in `cls` (`getattr(obj, self.attribute)`,
+    `"_" + self.attribute`), until the class's writes of the attribute are all seen: a glob pattern no attribute
+    name matches, which may stand inside a longer one."""
+    return f"\0{cls}\0{attribute}\0*"
+
+
+MAX_SPELT_NAMES = 64  # the names one computed name may spell before its unknown parts are left as `*`
+
+
+def spelt_names(pattern: str, token: re.Pattern[str], spelt: Mapping[str, set[str] | None]) -> list[str]:
+    """The patterns a computed name's pattern stands for once each placeholder `token` matches (whose group is
+    an attribute) is spelt as `spelt` gives that attribute: a name that is only the placeholder spells nothing
+    where the attribute's writes are not all spelt; a part of a longer name is `*` there."""
+    done: list[str] = []
+    pending: list[tuple[str, frozenset[str]]] = [(pattern, frozenset())]  # with the attributes spelt to get there
+    while pending:
+        current, through = pending.pop()
+        found = token.search(current)
+        if found is None:
+            collapsed = re.sub(r"\*+", "*", current)
+            if collapsed.replace("*", ""):
+                done.append(collapsed)
+            continue
+        attribute = found.group(1)
+        options = spelt.get(attribute)
+        if options is None and found.group(0) == current:
+            continue
+        # an attribute spelt through itself (`self.a = "x" + self.a`) is any name there
+        if options is None or attribute in through or len(done) + len(pending) > MAX_SPELT_NAMES:
+            options = {"*"}
+        pending.extend((current[:found.start()] + option + current[found.end():], through | {attribute})
+                       for option in options)
+    return sorted(set(done))
 
 
 def indentation(line: str) -> int:
@@ -611,6 +660,7 @@ class FunctionLocals:
     receiver_names: set[str] = field(default_factory=set)  # loop names over `dir(self)`: any attribute's name
     dicts: dict[str, int] = field(default_factory=dict)  # local name -> the parameter whose `__dict__` it holds
     options: str | None = None  # the `**` parameter: options its callers name
+    bound_name: str | None = None  # in `__set_name__`: the parameter naming the attribute the descriptor is bound to
     stored: dict[str, set[str]] = field(default_factory=dict)  # local name -> attributes of self it is stored in
     handed: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # local name -> the calls it is given
     # to, as `ClassInfo.hands_to` names them (the import, the rest)
@@ -697,7 +747,7 @@ def row_strings(value: ast.expr | None) -> list[str] | None:
     return strings
 
 
-def bound_strings(value: ast.expr | None) -> list[str]:
+def bound_strings(value: ast.expr | None, part: Callable[[ast.expr], list[str] | None] | None = None) -> list[str]:
     """The names a value can spell, as `name_patterns` gives them: `"a"`, `"a" if c else "b"`,
     `options.get("k", "a")`, `f"{kind}_counter"`."""
     if value is None:
@@ -705,7 +755,7 @@ def bound_strings(value: ast.expr | None) -> list[str]:
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("get", "pop") \
             and len(value.args) == 2:
         value = value.args[1]
-    return name_patterns(value) or []
+    return name_patterns(value, part) or []
 
 
 @dataclass
@@ -1828,6 +1878,7 @@ class Summarizer(ast.NodeVisitor):
         return isinstance(node, ast.Name) and node.id is not None and node.id == self.scope.receiver
 
     def _read(self, name: str, owner: ast.expr, as_written: bool = True, pattern: bool = False) -> None:
+        pattern = pattern or BOUND_NAME in name
         attribute = self._self_attribute(owner)
         method = self._self_attribute(owner.func) if isinstance(owner, ast.Call) else None
         if method is not None and not pattern:
@@ -1957,7 +2008,7 @@ class Summarizer(ast.NodeVisitor):
             if made and isinstance(value.func, ast.Name) and any(made in f.parameters for f in self.functions):
                 made = None  # `def dump(data, Dumper=Dumper): dumper = Dumper()`: whatever class callers pass
             local.bind(target.id, {made} if made else None, target)
-        local.strings.setdefault(target.id, set()).update(bound_strings(value))
+        local.strings.setdefault(target.id, set()).update(bound_strings(value, self._name_part))
         if value is not None and is_constructor_signature(value):  # `signature = inspect.signature(cls.__init__)`
             local.strings.setdefault(parameters_key(target.id), set()).add(INIT_PARAMETERS_MARK)
 
@@ -1980,6 +2031,15 @@ class Summarizer(ast.NodeVisitor):
         """The constant strings a name is bound to in the functions around the node (closures see their
         enclosing functions' names)."""
         return sorted(set().union(*(local.strings.get(name, ()) for local in self.functions)))
+
+    def _name_part(self, node: ast.expr) -> list[str] | None:
+        """A part of a computed name that the class spells itself: in `__set_name__`, the name the descriptor is
+        bound to; `self.A`, as the class's writes of A spell it (a placeholder until the class's end)."""
+        if isinstance(node, ast.Name) and self.functions and node.id == self.functions[-1].bound_name:
+            return [BOUND_NAME]
+        if self.name_attributes and self.scope.owner_class and (attribute := self._self_attribute(node)):
+            return [attribute_marker(self.scope.owner_class, attribute.attr)]
+        return None
 
     def _self_attribute(self, node: ast.expr) -> ast.Attribute | None:
         """`self.X` itself, else None."""
@@ -2231,8 +2291,10 @@ class Summarizer(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
+        if isinstance(value, ast.Constant) and value.value is None:
+            return  # `self.private_name = None` until `__set_name__` names it
         names = self.name_attributes[-1]
-        spelt = name_patterns(value) if value is not None else None
+        spelt = name_patterns(value, self._name_part) if value is not None else None
         if attribute not in names or names[attribute] is not None:
             names[attribute] = None if spelt is None else {*(names.get(attribute) or ()), *spelt}
 
@@ -2267,12 +2329,19 @@ class Summarizer(ast.NodeVisitor):
         return sorted(set().union(passed.get((function, int(position)), ()), passed.get((function, name), ())))
 
     def _read_named_by_attribute(self) -> None:
-        """At a class's end: a computed name read through `getattr(obj, self.A)` reads what the class's writes
-        of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's `__set_name__`); nothing where
-        some write of it is not a constant string or pattern. Such a read was noted under a placeholder pattern."""
+        """At a class's end: a computed name with a part `self.A` (`getattr(obj, self.A)`, `"_" + self.A`) reads
+        what the class's writes of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's
+        `__set_name__`), as `spelt_names` spells it. Such a read was noted under a placeholder pattern."""
+        marker = attribute_marker(self.scope.owner_class or "", "")[:-2]
+        token = re.compile(re.escape(marker) + r"([^\0]*)\0\*")
         names = self.name_attributes[-1]
-        self._resolve_placeholders(attribute_marker(self.scope.owner_class or "", "")[:-1],
-                                   lambda attribute: names.get(attribute) or ())
+        for on, patterns in list(self.builder.facts.patterns.items()):
+            for placeholder in [p for p in patterns if marker in p]:
+                patterns.discard(placeholder)
+                for pattern in spelt_names(placeholder, token, names):
+                    self.builder.read_pattern(pattern, on or None)
+            if not patterns:
+                del self.builder.facts.patterns[on]
 
     def _resolve_placeholders(self, prefix: str, resolved: Callable[[str], Iterable[str]]) -> None:
         """Each placeholder pattern `prefix + key + "*"` becomes the patterns `resolved` gives its key."""
@@ -2317,7 +2386,7 @@ class Summarizer(ast.NodeVisitor):
         func = node.func
         if positional and callee in STRING_READERS:
             computed = positional[1] if len(positional) >= 2 else None
-            patterns = name_patterns(computed) if computed is not None else None
+            patterns = name_patterns(computed, self._name_part) if computed is not None else None
             if patterns is None and isinstance(computed, ast.Name):
                 patterns = self._strings_bound_to(computed.id)  # `name = options.get("x", "executor")`
             elif patterns is None and (row := first_item_of(computed)) is not None:
@@ -2327,9 +2396,6 @@ class Summarizer(ast.NodeVisitor):
                 patterns = self._strings_bound_to(parameter_name_key(computed.value.id))
             if patterns is None and self.scope.owner_class and self._names_receiver_class(computed):
                 patterns = [f"{CLASS_NAME_MARK}{self.scope.owner_class}*"]  # `getattr(parms, type(self).__name__)`
-            named_by = self._self_attribute(computed) if patterns is None and computed is not None else None
-            if named_by is not None and self.name_attributes:
-                patterns = [attribute_marker(self.scope.owner_class or "", named_by.attr)]
             if isinstance(computed, ast.Name):  # `getattr(self, index_attr)`: what the callers pass
                 patterns = [*(patterns or ()), *(self._parameter_markers(computed.id, each=False) or ())]
             for pattern in patterns or ():
@@ -2432,6 +2498,11 @@ class Summarizer(ast.NodeVisitor):
         elif (isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "removeprefix"
               and len(name.args) == 1 and (prefix := string_value(name.args[0]))):
             self.builder.alias(prefix)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if self.functions and isinstance(node.value, ast.Call) and (callee := dotted_name(node.value.func)):
+            self.builder.returns_call(self.functions[-1].name, callee)  # `return Field(...)`: a factory
+        self.generic_visit(node)
 
     def visit_FormattedValue(self, node: ast.FormattedValue) -> None:
         self.debug_depth += 1
@@ -2603,7 +2674,9 @@ class Summarizer(ast.NodeVisitor):
         local = FunctionLocals(parameters=frozenset(a.arg for a in every if a.arg != self.scope.receiver),
                                name=node.name,
                                passed=tuple(a.arg for a in positional if a.arg != self.scope.receiver),
-                               options=arguments.kwarg.arg if arguments.kwarg else None)
+                               options=arguments.kwarg.arg if arguments.kwarg else None,
+                               bound_name=positional[2].arg if node.name == "__set_name__" and self.scope.is_method
+                               and len(positional) == 3 else None)
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)

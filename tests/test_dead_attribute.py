@@ -267,3 +267,32 @@ def test_names_over_a_hierarchy_are_joined_as_asked_and_whole_where_walked():
     index.__dict__["class_children"] = {cls: {"C0"} for cls in many if cls != "C0"}
     made = index._over_related(many, "C0")  # more sets than are worth asking one by one: made once
     assert isinstance(made, frozenset) and made == frozenset(f"n{n}" for n in range(JOINED_PARTS + 1))
+
+
+def test_computed_names_fold_joins_and_the_parts_a_class_spells():
+    import ast
+    import re
+
+    from flake8_stale_state.summary import attribute_marker, name_patterns, spelt_names
+
+    def patterns(code, part=None):
+        return name_patterns(ast.parse(code, mode="eval").body, part)
+
+    assert patterns('"_".join([prefix, "ema"])') == ["*_ema"]
+    assert patterns('"_".join((a, b))') == ["*_*"]
+    assert patterns('"_".join(parts)') is None  # not a literal: its parts are unknown
+    assert patterns('"_".join([*parts, "x"])') is None
+    assert patterns('"_".join([a])') is None  # nothing of it constant
+    owner = lambda node: ["owner"] if isinstance(node, ast.Name) and node.id == "name" else None  # noqa: E731
+    assert patterns('"_" + name', owner) == ["_owner"] and patterns('f"{name}_{kind}"', owner) == ["owner_*"]
+    assert patterns('"_" + other', owner) == ["_*"]
+
+    token = re.compile(re.escape(attribute_marker("C", "")[:-2]) + r"([^\0]*)\0\*")
+    spelt = {"private": {"_" + attribute_marker("C", "name")}, "name": {"size"}, "loose": None}
+    assert spelt_names(attribute_marker("C", "private"), token, spelt) == ["_size"]  # through two attributes
+    assert spelt_names("x_" + attribute_marker("C", "name"), token, spelt) == ["x_size"]
+    assert spelt_names(attribute_marker("C", "loose"), token, spelt) == []  # the whole name unknown: nothing
+    assert spelt_names("x_" + attribute_marker("C", "loose"), token, spelt) == ["x_*"]  # a part unknown: `*`
+    assert spelt_names(attribute_marker("C", "missing") + attribute_marker("C", "loose"), token, spelt) == []
+    looping = {"a": {"x" + attribute_marker("C", "a")}}  # `self.a = "x" + self.a`: spelt to a bound, then `*`
+    assert spelt_names(attribute_marker("C", "a"), token, looping) == ["x*"]
