@@ -103,6 +103,12 @@ def inherited_along(own: dict[str, set[str]], bases: dict[str, set[str]],
     return result
 
 
+def is_private_module(path: str) -> bool:
+    """A module users are not meant to import: one of its folders or itself named with a leading underscore
+    (`textblob/_text.py`), `__init__.py` and `__main__.py` aside."""
+    return any(part.startswith("_") and not part.startswith("__") for part in Path(path).with_suffix("").parts)
+
+
 def closure(start: str, step: Mapping[str, Collection[str]]) -> set[str]:
     """`start` and every name reached from it by `step`."""
     found, pending = {start}, [start]
@@ -830,20 +836,27 @@ class PackageIndex:
 
     @cached_property
     def interface_members(self) -> dict[str, set[str]]:
-        """Class -> public attributes holding its views: objects of package classes made from the object itself,
-        side by side in one block (`self.cat = CatClient(self)`, `self.indices = IndicesClient(self)`), where
-        code holding the object reads one of them (on an object of any class) or it is documented. Users reach
-        the views' methods through those attributes only: they are the class's interface, alike."""
-        blocks: dict[tuple[str, str, int], set[str]] = {}
-        for facts in self.keyed_files.values():
+        """Class -> public attributes holding its views: objects of package classes made from the object itself
+        (`self.cat = CatClient(self)`, `self.worktrees = WorkTreeContainer(self)`), through which users reach the
+        views' methods. They are the class's interface where code holding the object reads one of them (on an
+        object of any class) or one is documented, and, in a public module, where nothing reads any of them:
+        then they are there for users only. Where only the class's own code (or code knowing the class) reads
+        some, they are its machinery, and one nothing reads is read nowhere; so are those of a class in a
+        private module (`textblob/_text.py`), which users do not reach."""
+        views: dict[str, set[str]] = {}
+        public: set[str] = set()  # classes with views made in a public module
+        for path, facts in self.keyed_files.items():
             for write in facts.writes:
-                if write.of_receiver and write.cls and write.block and write.constructor in self.class_bases:
-                    blocks.setdefault((facts.path, write.cls, write.block), set()).add(write.name)
+                if write.of_receiver and write.cls and write.constructor in self.class_bases:
+                    views.setdefault(write.cls, set()).add(write.name)
+                    if not is_private_module(self.relative(path)):
+                        public.add(write.cls)
         members: dict[str, set[str]] = {}
         read, documented = self.read_names, self.documented_names
-        for (_, cls, _), names in blocks.items():
-            if len(names) > 1 and any(name in read or name in documented for name in names):
-                members.setdefault(cls, set()).update(name for name in names if not name.startswith("_"))
+        for cls, names in views.items():
+            if any(name in read or name in documented for name in names) or (
+                    cls in public and not any(mangled(name, cls) in self.names_read_on(cls) for name in names)):
+                members[cls] = {name for name in names if not name.startswith("_")}
         return members
 
     def _from_opaque_base(self, cls: str, method: str) -> bool:
