@@ -126,7 +126,8 @@ def documentation_pages(project: Path) -> list[Path]:
 
 def _page_candidates(project: Path) -> Iterator[Path]:
     try:
-        beside = sorted(entry.name for entry in os.scandir(project) if entry.is_file())
+        with os.scandir(project) as entries:  # closed where a listing fails half-way too
+            beside = sorted(entry.name for entry in entries if entry.is_file())
     except OSError:
         beside = []
     roots = [project / name for name in beside if _is_root_page(name)]
