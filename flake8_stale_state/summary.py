@@ -374,11 +374,12 @@ def name_patterns(node: ast.expr, part: Callable[[ast.expr], list[str] | None] |
     """The names a computed attribute name can spell, as glob patterns of its constant parts:
     `f"_{name}"` -> ["_*"], `prefix + "_ema"` -> ["*_ema"], `"a" if c else "b"` -> ["a", "b"],
     `"_preferred_{}".format(kind)` and `"_preferred_%s" % kind` -> ["_preferred_*"], `"_".join([a, "x"])` ->
-    ["*_x"]; None where nothing of it is constant. `part` spells the parts that are not constant where it can
+    ["*_x"]; None where nothing of it is constant. `part` spells the names and attributes in it where it can
     (a descriptor's bound name, say), and they are `*` where it cannot."""
-    if isinstance(node, ast.Constant):
-        return [node.value] if isinstance(node.value, str) else None
-    if part is not None and (spelt := part(node)) is not None:
+    kind = node.__class__
+    if kind is ast.Constant:
+        return [node.value] if isinstance(node.value, str) else None  # type: ignore[attr-defined]
+    if part is not None and (kind is ast.Name or kind is ast.Attribute) and (spelt := part(node)) is not None:
         return spelt
     template = formatted_template(node)
     if template is not None:
@@ -391,7 +392,7 @@ def name_patterns(node: ast.expr, part: Callable[[ast.expr], list[str] | None] |
                  for v in node.values]
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         parts = [name_patterns(node.left, part) or ["*"], name_patterns(node.right, part) or ["*"]]
-    elif (separator := joined_separator(node)) is not None:
+    elif kind is ast.Call and (separator := joined_separator(node)) is not None:
         parts = []
         for position, item in enumerate(node.args[0].elts):  # type: ignore[attr-defined]
             parts.extend([[separator]] if position else [])
@@ -2333,14 +2334,17 @@ class Summarizer(ast.NodeVisitor):
         what the class's writes of `self.A` can spell (`self._private_name = f"_{name}"` in a descriptor's
         `__set_name__`), as `spelt_names` spells it. Such a read was noted under a placeholder pattern."""
         marker = attribute_marker(self.scope.owner_class or "", "")[:-2]
+        found = [(on, p) for on, patterns in self.builder.facts.patterns.items() for p in patterns if marker in p]
+        if not found:  # most classes: no pattern to compile
+            return
         token = re.compile(re.escape(marker) + r"([^\0]*)\0\*")
         names = self.name_attributes[-1]
-        for on, patterns in list(self.builder.facts.patterns.items()):
-            for placeholder in [p for p in patterns if marker in p]:
-                patterns.discard(placeholder)
-                for pattern in spelt_names(placeholder, token, names):
-                    self.builder.read_pattern(pattern, on or None)
-            if not patterns:
+        for on, placeholder in found:
+            self.builder.facts.patterns[on].discard(placeholder)
+            for pattern in spelt_names(placeholder, token, names):
+                self.builder.read_pattern(pattern, on or None)
+        for on in {on for on, _ in found}:
+            if not self.builder.facts.patterns[on]:
                 del self.builder.facts.patterns[on]
 
     def _resolve_placeholders(self, prefix: str, resolved: Callable[[str], Iterable[str]]) -> None:
