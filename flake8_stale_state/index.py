@@ -395,6 +395,7 @@ class PackageIndex:
         looping: list[tuple[str, str]] = []  # (class, NAME): `getattr(self, name)` for each name in `self.NAME`
         forwarding: list[tuple[str, str]] = []  # (class, A): `getattr(self.A, name)` in its `__getattr__`
         class_named: list[tuple[str, str]] = []  # (class read on, C): `getattr(obj, type(self).__name__)` in C
+        setters = self.data_descriptors | {"property"}  # what a class body may bind that `self.x = v` calls
         for facts in self.keyed_files.values():
             anywhere |= facts.reads
             for cls, names in facts.class_reads.items():
@@ -417,8 +418,7 @@ class PackageIndex:
                     by_class.setdefault(cls, set()).update(info.body_names)  # fields the framework reads
                 # `self.x = v` calls the `__set__` of a data descriptor bound to `x` in the class body, made there
                 # or by a factory (`x = Instrument.control(...)`, which returns `property(...)`)
-                managed = [name for name, callee in info.body_calls.items()
-                           if self.made_by(callee) & (self.data_descriptors | {"property"})]
+                managed = [name for name, callee in info.body_calls.items() if self.made_by(callee) & setters]
                 if managed:
                     by_class.setdefault(cls, set()).update(managed)
                 # `size = Field()`: what Field reads under the name it is bound to (`"_" + self.name`)
