@@ -215,6 +215,16 @@ LAYOUT = {
     "soco": ("soco", "tests"), "python-kasa": ("kasa", "tests"), "pylast": ("src/pylast", "tests"),
     "warcio": ("warcio", "test"), "volatility3": ("volatility3", None),
     "sacremoses": ("sacremoses", None),
+    # the twenty-eighth corpus, frozen at 57a034a
+    "myhdl": ("myhdl", None), "amaranth": ("amaranth", None), "pyocd": ("pyocd", "test"),
+    "pymeasure": ("pymeasure", "tests"), "esptool": ("esptool", None), "proxmoxer": ("proxmoxer", "tests"),
+    "openstacksdk": ("openstack", None), "intervaltree": ("intervaltree", "test"),
+    "sortedcontainers": ("sortedcontainers", None), "pyrsistent": ("pyrsistent", "tests"),
+    "freezegun": ("freezegun", "tests"), "pyfakefs": ("pyfakefs", None), "mechanicalsoup": ("mechanicalsoup", "tests"),
+    "feedgen": ("feedgen", "tests"), "tinytag": ("tinytag", None), "blinker": ("src/blinker", "tests"),
+    "pywebio": ("pywebio", None), "pylatex": ("pylatex", "tests"),
+    "caldav": ("caldav", "tests"), "radicale": ("radicale", None), "py7zr": ("py7zr", None),
+    "python-escpos": ("src/escpos", "test"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -236,6 +246,11 @@ SAMPLED = {
     # those it had, drawn openai first
     "openai": "the 45 findings new since 4c2e2bb and 25 of its 299 others (none hinted)",
     "anthropic": "the 64 findings new since 4c2e2bb and 25 of its 339 others (none hinted)",
+    # the twenty-eighth corpus: one random.seed(20261206) sample of 20 unhinted findings each at 57a034a, drawn
+    # openstacksdk first, then pymeasure, then pyocd; and every finding pymeasure keeps after it
+    "openstacksdk": "20 of 43 findings (none hinted)",
+    "pymeasure": "20 of 173 unhinted findings at 57a034a and the hinted one; all 34 findings after",
+    "pyocd": "20 of 74 findings (none hinted)",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
