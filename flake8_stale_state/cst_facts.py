@@ -20,7 +20,8 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from flake8_stale_state.facts import (
-    IMPORT_ERRORS, INTROSPECTORS, FactsBuilder, FileFacts, constructor_of, is_with_metaclass, python_syntax_error,
+    IMPORT_ERRORS, INTROSPECTORS, PYTHON_VERSION_NAMES, FactsBuilder, FileFacts, constructor_of, is_with_metaclass,
+    python_syntax_error,
 )
 from flake8_stale_state.scope import Scope
 from flake8_stale_state.summary import summary_of_tree
@@ -254,6 +255,17 @@ def small_statements(body: Sequence[cst.BaseStatement]) -> list[cst.CSTNode]:
             for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement])]
 
 
+def tests_python_version(test: cst.BaseExpression) -> bool:
+    """As summary.py's: the test names `sys.version_info` (or another of PYTHON_VERSION_NAMES)."""
+    pending = [test]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.Attribute, cst.Name)) and dotted_name(node) in PYTHON_VERSION_NAMES:
+            return True
+        pending.extend(node.children)
+    return False
+
+
 class AttributeCollector(Visitor):
     """Attribute stores and every form of attribute read, from the libcst tree, for a file Python's own parser
     rejects (newer syntax than the running Python's): every read counts for every class, and any use of
@@ -270,6 +282,7 @@ class AttributeCollector(Visitor):
         self.builder = FactsBuilder(scope)
         self.in_import = False  # `import a.b` names a module: no attribute is read
         self.documented: set[int] = set()  # id() of assignments with Sphinx attribute documentation
+        self.version_guards = 0  # the `if` statements around the node that test Python's version
 
     def result(self) -> FileFacts:
         return self.builder.facts
@@ -341,6 +354,12 @@ class AttributeCollector(Visitor):
             if isinstance(value, (cst.Name, cst.Attribute)):
                 self.builder.module_binding(names, dotted_name(value))
 
+    def visit_If(self, node: cst.If) -> None:
+        self.version_guards += tests_python_version(node.test)
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self.version_guards -= tests_python_version(original_node.test)
+
     def visit_For(self, node: cst.For) -> None:
         self._mark_stores(node.target, None)
 
@@ -403,7 +422,8 @@ class AttributeCollector(Visitor):
                  if isinstance(arg.value, cst.Name) and not arg.star] if made else []
         empty = isinstance(value, cst.Name) and value.value == "None"
         # placed once the traversal is done
-        self.builder.store(name, 0, 0, owner, made, True, function, given=given, empty=empty)
+        self.builder.store(name, 0, 0, owner, made, True, function, given=given, empty=empty,
+                           versioned=self.version_guards > 0)
         self.stored.append(node)
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -33,6 +33,7 @@ class Write(NamedTuple):
     block: int = 0  # the list of statements the write stands in (`summary.block_key`); 0 where not known
     of_receiver: bool = False  # the value is a call given the receiver itself: `self.cat = CatClient(self)`
     empty: bool = False  # the value is `None`: no object, whatever class the attribute's other values are of
+    versioned: bool = False  # under a test of Python's version: for another Python than the one reading it, maybe
 
 
 class ClassInfo(NamedTuple):
@@ -276,6 +277,8 @@ def structure(facts: FileFacts) -> FileFacts:
 
 
 PROPERTIES = {"property", "cached_property"}
+# what an `if` tests to run code on some versions of Python only (`if sys.version_info < (3, 11):`)
+PYTHON_VERSION_NAMES = {"sys.version_info", "sys.version", "sys.hexversion", "version_info"}
 IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
 # a placeholder pattern: the names a loop over `self.NAME` takes, known once the class bodies binding NAME are
 # seen (those of the module, then, in the index, those of the class's relatives); its "." begins no name
@@ -384,16 +387,17 @@ class FactsBuilder:
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0, given: Collection[str] = (),
-              empty: bool = False) -> None:
+              empty: bool = False, versioned: bool = False) -> None:
         """`owner.name = value`: `constructor`, the class a call of a capitalised name makes; `shared`, the value
         may be an object held elsewhere too; `function`, it is a lambda or an attribute of the receiver; `block`,
         the statement list it stands in; `given`, the names the call making the value is given; `empty`, the
-        value is `None`."""
+        value is `None`; `versioned`, it stands under a test of Python's version."""
         receiver = self.scope.receiver
         on_receiver = receiver is not None and owner == receiver
         self.facts.writes.append(
             Write(name, line, col, self.scope.owner_class, self.scope.method, owner or "", on_receiver, constructor,
-                  shared, function, block, on_receiver and constructor is not None and receiver in given, empty)
+                  shared, function, block, on_receiver and constructor is not None and receiver in given, empty,
+                  versioned)
         )
 
     def read(self, name: str, on: str | None, as_written: bool = True) -> None:

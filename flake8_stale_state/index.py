@@ -335,6 +335,15 @@ class PackageIndex:
         return [(self.own_key(path, cls), base) for path, facts in self.files.items()
                 for cls, base in qualified_bases(facts, self.libraries.finder)]
 
+    @of_structure
+    @cached_property
+    def from_outside(self) -> set[str]:
+        """The package's classes with a base from outside it, themselves or through a base of the package."""
+        own: dict[str, set[str]] = {}
+        for cls, base in self.outside_bases:
+            own.setdefault(cls, set()).add(base)
+        return set(inherited_along(own, self.class_bases, self.class_children))
+
     def traits_of(self, cls: str | None) -> set[str]:
         return self.traits.get(cls, set()) if cls else set()
 

@@ -25,8 +25,8 @@ from flake8_stale_state.comments import lines_saying_used
 from flake8_stale_state.excerpt import first_line
 from flake8_stale_state.facts import (
     BOUND_NAME, CLASS_NAME_MARK, IMPORT_ERRORS, INIT_PARAMETERS_MARK, INTROSPECTORS, LISTED_MARK, LOOKUP_METHODS,
-    STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of, is_with_metaclass,
-    python_syntax_error, qualified_name,
+    PYTHON_VERSION_NAMES, STRING_READERS, WHOLE_MARK, FactsBuilder, FileFacts, Signals, constructor_of,
+    is_with_metaclass, python_syntax_error, qualified_name,
 )
 from flake8_stale_state.scope import Scope
 
@@ -404,6 +404,12 @@ def name_patterns(node: ast.expr, part: Callable[[ast.expr], list[str] | None] |
         patterns = [p + o for p in patterns for o in options]
     patterns = [re.sub(r"\*+", "*", p) for p in patterns]
     return None if all(p == "*" for p in patterns) else patterns
+
+
+def tests_python_version(test: ast.expr) -> bool:
+    """`sys.version_info < (3, 11)`, `sys.version.startswith("3.13")`, ...: code for some Pythons only."""
+    return any(node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node) in PYTHON_VERSION_NAMES
+               for node in walk(test))
 
 
 def joined_separator(node: ast.expr) -> str | None:
@@ -1420,6 +1426,7 @@ class MethodLists:
 class Summarizer(ast.NodeVisitor):
     def __init__(self, source: SourceLines) -> None:
         self.source = source
+        self.version_guards = 0  # the `if` statements around the node that test Python's version
         self.scope = Scope()
         self.builder = FactsBuilder(self.scope)
         self.values: dict[int, ast.expr | None] = {}  # id(stored Attribute) -> its value when the target is single
@@ -2288,7 +2295,7 @@ class Summarizer(ast.NodeVisitor):
             shared = not is_fresh(value) or id(node) in self.chained
             empty = isinstance(value, ast.Constant) and value.value is None
             self.builder.store(node.attr, node.lineno, column, dotted_name(node.value), made, shared, function,
-                               self.block, given, empty)
+                               self.block, given, empty, self.version_guards > 0)
         self.generic_visit(node)
 
     def _note_name_attribute(self, attribute: str, value: ast.expr | None) -> None:
@@ -2552,6 +2559,14 @@ class Summarizer(ast.NodeVisitor):
                 self.visit(part)
 
     def visit_If(self, node: ast.If) -> None:
+        if tests_python_version(node.test):  # both branches run on some Pythons only
+            self.version_guards += 1
+            self._visit_if(node)
+            self.version_guards -= 1
+        else:
+            self._visit_if(node)
+
+    def _visit_if(self, node: ast.If) -> None:
         if self.scope.receiver and may_rebuild(node):  # a rebuild of the receiver's list, in a method
             self.guarded_loop = True
             self.guarded.append((node, self.scope.owner_class or "", appended_attributes(node)))

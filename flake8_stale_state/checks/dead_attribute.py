@@ -79,13 +79,16 @@ def is_taken_whole(write: Write, index: PackageIndex) -> bool:
 
 def is_read_outside(write: Write, index: PackageIndex) -> bool:
     """Read by code the package does not hold: a base class from the standard library or an installed
-    library (a function replacing one of its methods too), a data descriptor of such a library bound in the
+    library (a function replacing one of its methods too; a write under a test of Python's version, which may
+    be for the version of such a base that reads it), a data descriptor of such a library bound in the
     class body, or the package's users, for an attribute documented as API (a private one by Sphinx markup
     only), a field of a record the documentation shows them reading, one of the object's views beside others
     they read, or a public one carried by an exception; and a
     base with no source to read, for a name spelt like one of its properties."""
     if mangled(write.name, write.cls) in index.library_reads_of(write.cls):
         return True
+    if write.versioned and write.cls in index.from_outside:
+        return True  # for another Python than the one reading it, maybe, whose standard library may read it
     if write.cls and mangled(write.name, write.cls) in index.held_for_unseen_code.get(write.cls, ()):
         return True  # a reference for compiled code holding a pointer: `self._buffer = buffer; lib.use(buffer)`
     if write.function and write.name in index.library_methods_of(write.cls):
