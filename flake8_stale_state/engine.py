@@ -16,6 +16,7 @@ from flake8_stale_state.checks import RULES, UNANALYSED
 from flake8_stale_state.environment import find_environment
 from flake8_stale_state.facts import FactsKind, FileFacts
 from flake8_stale_state.findings import Finding
+from flake8_stale_state.homonyms import merged
 from flake8_stale_state.index import (
     DOCUMENTATION, SUMMARY, PackageIndex, Workers, cached_facts, collector_paused, file_status, gather_facts,
     package_facts, read_source, summary_through,
@@ -176,10 +177,7 @@ class Analyzer:
             documentation = package_facts(f"documentation of {entry}", pages, DOCUMENTATION, cache, Path,
                                           workers) if pages else {}
             documented = frozenset().union(*(page.documented for page in documentation.values()))
-            read_by_users: dict[str, set[str]] = {}
-            for page in documentation.values():
-                for cls, names in page.class_reads.items():
-                    read_by_users.setdefault(cls, set()).update(names)
+            read_by_users = merged(item for page in documentation.values() for item in page.class_reads.items())
             index = PackageIndex(name, roots[0], facts, self.settings.framework_bases, libraries, documented,
                                  read_by_users)
             self._indexes[roots] = index

@@ -23,7 +23,7 @@ from flake8_stale_state.facts import (
     BOUND_NAME, CLASS_NAME_MARK, LISTED_MARK, LOOKUP_METHODS, PROPERTIES, WHOLE_MARK, ClassInfo, FactsKind, FileFacts,
     Write, mangled, placeless, structure,
 )
-from flake8_stale_state.homonyms import References, homonym_keys
+from flake8_stale_state.homonyms import References, homonym_keys, merged
 from flake8_stale_state.package import real_path
 from flake8_stale_state.library_bases import LibraryClasses, outside_name, qualified_bases
 
@@ -339,9 +339,7 @@ class PackageIndex:
     @cached_property
     def from_outside(self) -> set[str]:
         """The package's classes with a base from outside it, themselves or through a base of the package."""
-        own: dict[str, set[str]] = {}
-        for cls, base in self.outside_bases:
-            own.setdefault(cls, set()).add(base)
+        own = merged((cls, {base}) for cls, base in self.outside_bases)
         return set(inherited_along(own, self.class_bases, self.class_children))
 
     def traits_of(self, cls: str | None) -> set[str]:
@@ -464,19 +462,12 @@ class PackageIndex:
     def _bound_patterns(self) -> dict[str, set[str]]:
         """Descriptor class -> the patterns of the names it reads under the name it is bound to (`BOUND_NAME`),
         its bases' included."""
-        own: dict[str, set[str]] = {}
-        for facts in self.keyed_files.values():
-            for cls, patterns in facts.bound_patterns.items():
-                own.setdefault(cls, set()).update(patterns)
+        own = merged(item for facts in self.keyed_files.values() for item in facts.bound_patterns.items())
         return inherited_along(own, self.class_bases, self.class_children)
 
     @cached_property
     def _returned_calls(self) -> dict[str, set[str]]:
-        returned: dict[str, set[str]] = {}
-        for facts in self.keyed_files.values():
-            for function, callees in facts.returned_calls.items():
-                returned.setdefault(function, set()).update(callees)
-        return returned
+        return merged(item for facts in self.keyed_files.values() for item in facts.returned_calls.items())
 
     def made_by(self, callee: str) -> set[str]:
         """What a call may make, by short name: the callee itself, and what the functions of that name return
@@ -644,11 +635,7 @@ class PackageIndex:
     @of_structure
     @cached_property
     def _aliases(self) -> dict[str, set[str]]:
-        aliases: dict[str, set[str]] = {}
-        for facts in self.keyed_files.values():
-            for cls, prefixes in facts.aliases.items():
-                aliases.setdefault(cls, set()).update(prefixes)
-        return aliases
+        return merged(item for facts in self.keyed_files.values() for item in facts.aliases.items())
 
     @of_structure
     @per_argument
