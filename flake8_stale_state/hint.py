@@ -69,7 +69,7 @@ def keeps_order(name: str, candidate: str) -> bool:
 def is_close(name: str, candidate: str) -> bool:
     """The shapes a drift takes from the name readers use: the same letters with other underscores or case
     (`_reason`, `reason`; `spacebefore`, `spaceBefore`; not the same words in another order, which name
-    another thing: `is_change_owner`, `is_owner_change`), a word dropped of two or more
+    another thing: `is_change_owner`, `is_owner_change`), and with the same privacy: a word dropped of two or more
     (`checkpoint_interval`, `activation_checkpoint_interval`), or one word misspelt or made plural
     (`total_step`, `total_steps`). A write with a word more than the read, another word in place of one (`mp`
     for `dp`), or one word where readers use two (`secret`, `salted_secret`) names something else."""
@@ -78,6 +78,8 @@ def is_close(name: str, candidate: str) -> bool:
         return False
     if "".join(words_in_order(name)) == "".join(words_in_order(candidate)):
         return True
+    if len(name) - len(name.lstrip("_")) != len(candidate) - len(candidate.lstrip("_")):
+        return False  # another privacy and other words: two changes (`_neighbors`, `neighbor`)
     if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
         return len(mine) >= 2
     differing_mine, differing_theirs = mine - theirs, theirs - mine
@@ -91,6 +93,26 @@ def shares_half(name: str, candidate: str) -> bool:
     mine, theirs = tokens(name), tokens(candidate)
     shared = {word for word in mine & theirs if len(word) >= SHORT}
     return bool(shared) and 2 * len(shared) >= len(mine) and 2 * len(shared) >= len(theirs)
+
+
+def is_respelling(name: str, other: str) -> bool:
+    """The same words in the other naming convention, each whole or its start of three letters or more:
+    `setComment` for `set_comment`, `increasePrio` for `increase_priority`, `top_priority` for `topPrio`."""
+    mine, theirs = words_in_order(name), words_in_order(other)
+    camel, snake = sorted((name.strip("_"), other.strip("_")), key=lambda spelt: "_" in spelt)
+    return ("_" not in camel and camel != camel.lower() and "_" in snake and snake == snake.lower()
+            and len(mine) == len(theirs) >= 2
+            and all(a == b or min(len(a), len(b)) >= SHORT and (a.startswith(b) or b.startswith(a))
+                    for a, b in zip(mine, theirs)))
+
+
+ACCESSOR_VERBS = frozenset({"get", "set"})
+
+
+def is_accessor(name: str, candidate: str) -> bool:
+    """`_get_range` for `_range`: the name of what reads or sets the attribute, no other name for it."""
+    mine, theirs = tokens(name), tokens(candidate)
+    return mine < theirs and theirs - mine <= ACCESSOR_VERBS
 
 
 def is_short(name: str) -> bool:
@@ -108,6 +130,8 @@ def closest(name: str, candidates: Iterable[str], same_class: Collection[str] = 
     if short and len(name.strip("_")) < 2:
         return None  # every letter is a typo of every other
     for candidate in set(candidates) - {name}:
+        if is_accessor(name, candidate):
+            continue
         if short:
             if candidate not in same_class or edit_distance(name, candidate, transpositions=False) != 1:
                 continue

@@ -418,7 +418,7 @@ class PackageIndex:
             for cls, found in facts.patterns.items():
                 known = cls if cls and self._is_known_class(cls) else ""
                 patterns.setdefault(known, set()).update(p for p in found if not p.startswith(PLACEHOLDERS))
-                looping.extend((known, p[len(LISTED_MARK):-1]) for p in found if known and p.startswith(LISTED_MARK))
+                looping.extend((known, p[len(LISTED_MARK):-1]) for p in found if p.startswith(LISTED_MARK))
                 class_named.extend((known, p[len(CLASS_NAME_MARK):-1]) for p in found if p.startswith(CLASS_NAME_MARK))
             for cls, info in facts.classes.items():
                 if "framework" in self.traits_of(cls):
@@ -445,8 +445,14 @@ class PackageIndex:
             listed = {(cls, name): strings for facts in self.keyed_files.values()
                       for cls, lists in facts.body_lists.items() for name, strings in lists.items()}
             for cls, name in looping:
-                by_class.setdefault(cls, set()).update(
-                    *(listed.get((related, name), ()) for related in self.related(cls)))
+                if cls:
+                    by_class.setdefault(cls, set()).update(
+                        *(listed.get((related, name), ()) for related in self.related(cls)))
+            # a loop over `obj.NAME` on an object of any class: the names each class lists under NAME, on it
+            anyone = {name for cls, name in looping if not cls}
+            for (cls, name), strings in listed.items() if anyone else ():
+                if name in anyone:
+                    by_class.setdefault(cls, set()).update(strings)
         for cls, owner in class_named:  # the names of the class and of its subclasses, whichever the object is
             patterns.setdefault(cls, set()).update(short(named) for named in closure(owner, self.class_children))
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours

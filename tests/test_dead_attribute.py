@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from flake8_stale_state.engine import Analyzer
-from flake8_stale_state.hint import closest, tokens
+from flake8_stale_state.hint import closest, is_respelling, shares_half, tokens
 from conftest import FIXTURES, REPO, full_facts
 from flake8_stale_state.package import python_files
 from flake8_stale_state.settings import Settings
@@ -57,7 +57,8 @@ def test_hints_name_only_attributes_read_on_the_writes_own_classes():
 def test_ignore_names_takes_globs():
     path = FIXTURES / "ss101" / "hints" / "pkg" / "hints.py"
     ignored = ("warm*", "total_step", "of", "spacebefore", "end_*", "checkpoint_interval", "*inform_on_change",
-               "?r_conflict", "relu_funcs", "a?", "lt", "background_fill_*", "_when_*", "press_count?")
+               "?r_conflict", "relu_funcs", "a?", "lt", "background_fill_*", "_when_*", "press_count?",
+               "_frequency_*", "_neighbor[s]")
     assert set(messages(path, ignore_names=ignored)) == {13}
 
 
@@ -92,6 +93,22 @@ def test_closest_rules():
     assert closest("of", ["fo"], same_class={"fo"}) is None  # two letters swapped: most of a short name moved
     assert closest("ofs", ["fos"], same_class={"fos"}) is None
     assert closest("recieve_buffer", ["receive_buffer"]) == "receive_buffer"  # a long word's swap is a typo
+    assert closest("_neighbors", ["neighbor"]) is None  # another privacy and a plural: two changes
+    assert closest("_neighbors", ["_neighbor"]) == "_neighbor"
+    assert closest("_range_low", ["_get_range_low"]) is None  # its accessor, not another name for it
+    assert closest("_range_low", ["_get_range_low"], likeness=shares_half) is None
+    assert closest("range_low", ["input_range_low"]) == "input_range_low"
+
+
+def test_respellings_are_the_same_words_in_the_other_convention():
+    assert is_respelling("setComment", "set_comment")
+    assert is_respelling("top_priority", "topPrio")  # either way, a word cut to its start
+    assert is_respelling("toggleFirstLastPiecePrio", "toggle_first_last_piece_priority")
+    assert not is_respelling("setcomment", "set_comment")  # one word: no convention
+    assert not is_respelling("commentSetter", "set_comment")  # the words in another order
+    assert not is_respelling("topP", "top_priority")  # a word cut to less than three letters
+    assert not is_respelling("pauseAll", "pause_every")
+    assert not is_respelling("set_comment", "set_comment")
 
 
 DOCUMENTATION_SHAPES = """\
