@@ -225,6 +225,17 @@ LAYOUT = {
     "pywebio": ("pywebio", None), "pylatex": ("pylatex", "tests"),
     "caldav": ("caldav", "tests"), "radicale": ("radicale", None), "py7zr": ("py7zr", None),
     "python-escpos": ("src/escpos", "test"),
+    # the twenty-ninth corpus, frozen at 4d3a63c
+    "python-ivi": ("ivi", None), "pylogix": ("pylogix", None),
+    "pycomm3": ("pycomm3", None), "opcua": ("opcua", None), "pyads": ("src/pyads", None),
+    "bacpypes3": ("bacpypes3", None), "pyshark": ("pyshark", None), "exabgp": ("src/exabgp", "tests"),
+    "ttp": ("ttp", None), "xlwt": ("xlwt", "tests"), "ezodf": ("ezodf", "tests"), "drawsvg": ("drawsvg", None),
+    "esper": ("esper", "tests"), "pytmx": ("pytmx", None), "mopidy": ("mopidy", "tests"),
+    "python-mpd2": ("mpd", None), "transmission-rpc": ("transmission_rpc", None),
+    "qbittorrent-api": ("src/qbittorrentapi", "tests"), "udsoncan": ("udsoncan", "test"),
+    "can-isotp": ("isotp", "test"), "python-statemachine": ("statemachine", "tests"),
+    "neo4j": ("src/neo4j", None), "py2neo": ("py2neo", None), "flask-login": ("src/flask_login", "tests"),
+    "pyexcel": ("pyexcel", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -251,6 +262,8 @@ SAMPLED = {
     "openstacksdk": "20 of 43 findings (none hinted)",
     "pymeasure": "20 of 173 unhinted findings at 57a034a and the hinted one; all 34 findings after",
     "pyocd": "20 of 74 findings (none hinted)",
+    # the twenty-ninth corpus: one random.seed(20261207) sample of 30 unhinted findings at 4d3a63c
+    "python-ivi": "30 of 152 unhinted findings at 4d3a63c and the 3 hinted ones",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
