@@ -72,6 +72,12 @@ class ClassInfo(NamedTuple):
     # names a bare annotation in the class body declares (`base_dist: Distribution`), for type checkers: a field
     # where a framework makes fields of annotations (a dataclass's), else assigned by nothing
     annotated: tuple[str, ...] = ()
+    # parameters of its `__init__` holding names its code looks up on its objects (`self.fields = fields`, then
+    # `for name in self.fields: getattr(self, name)`): what a subclass passes there names attributes it reads
+    looked_up_parameters: tuple[str, ...] = ()
+    # the lists of strings it passes its base's `__init__` (`super().__init__(fields=["url", "title"])`), by the
+    # parameter's name, or by position ("0", "1", ...) where given in order
+    base_init_lists: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class MadeClass(NamedTuple):
@@ -559,6 +565,18 @@ class FactsBuilder:
         if "{" in value and "." in value:
             for fmt_field in FORMAT_FIELD.findall(value):
                 self.facts.reads.update(FIELD_ATTRIBUTE.findall(fmt_field))
+
+    def looks_up_parameters(self, names: list[str]) -> None:
+        """The class being left looks up on its objects the names these `__init__` parameters hold."""
+        if names:
+            self.facts.classes[self.class_stack[-1]] = self._current_class()._replace(looked_up_parameters=tuple(names))
+
+    def passes_base_lists(self, lists: dict[str, list[str]]) -> None:
+        """A method of the class calls its base's `__init__` with these lists of strings (`ClassInfo`)."""
+        info = self._owner_info()
+        if info is not None:
+            passed = (*info.base_init_lists, *((key, tuple(strings)) for key, strings in lists.items()))
+            self.facts.classes[self.scope.owner_class] = info._replace(base_init_lists=passed)
 
     def init_parameters(self, names: list[str]) -> None:
         """The class's `__init__` takes these parameters."""

@@ -453,6 +453,8 @@ class PackageIndex:
             for (cls, name), strings in listed.items() if anyone else ():
                 if name in anyone:
                     by_class.setdefault(cls, set()).update(strings)
+        for cls, names in self._base_init_names().items():  # `super().__init__(fields=["url"])`, looked up
+            by_class.setdefault(cls, set()).update(names)
         for cls, owner in class_named:  # the names of the class and of its subclasses, whichever the object is
             patterns.setdefault(cls, set()).update(short(named) for named in closure(owner, self.class_children))
         for cls, other in borrowing:  # `Other.method(self)`: Other's reads through its receiver read ours
@@ -463,6 +465,30 @@ class PackageIndex:
                 known = target is not None and self._is_known_class(target)
                 (by_class.setdefault(target, set()) if known else anywhere).update(lacking)
         return anywhere, by_class, fed, patterns
+
+    def _base_init_names(self) -> dict[str, set[str]]:
+        """Class -> the names it hands a base's `__init__` in a list the base looks each name of up on the object:
+        `super().__init__(simple_properties=["url", "title"])` where the base's `__init__` keeps
+        `simple_properties` and its `to_dict` does `getattr(self, name)` for each."""
+        looking: dict[str, tuple[list[str], frozenset[str]]] = {}  # class -> its parameters, those looked up
+        passing: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        for facts in self.keyed_files.values():
+            for cls, info in facts.classes.items():
+                if info.looked_up_parameters:
+                    looking[cls] = (list(info.init_parameters), frozenset(info.looked_up_parameters))
+                if info.base_init_lists:
+                    passing[cls] = info.base_init_lists
+        found: dict[str, set[str]] = {}
+        for cls, lists in passing.items() if looking else ():
+            for base in closure(cls, self.class_bases) - {cls}:
+                if base not in looking:
+                    continue
+                parameters, looked_up = looking[base]
+                for key, strings in lists:
+                    name = parameters[int(key)] if key.isdigit() and int(key) < len(parameters) else key
+                    if name in looked_up:
+                        found.setdefault(cls, set()).update(strings)
+        return found
 
     @cached_property
     def _bound_patterns(self) -> dict[str, set[str]]:

@@ -1295,6 +1295,11 @@ class LoopedLookups:
     looked_up: dict[str, bool] = field(default_factory=dict)  # list attribute -> the loop skips `_x` names
     built: set[str] = field(default_factory=set)
     spelt: dict[str, set[str]] = field(default_factory=dict)
+    given: dict[str, str] = field(default_factory=dict)  # list attribute -> the `__init__` parameter it holds
+
+    def parameters_looked_up(self) -> list[str]:
+        """The `__init__` parameters whose lists are looked up: what subclasses pass there (the index's)."""
+        return sorted({self.given[name] for name in self.looked_up if name in self.given})
 
     def names_read(self) -> set[str]:
         return set().union(*(self.spelt.get(name, ()) for name in self.looked_up))
@@ -1982,6 +1987,23 @@ class Summarizer(ast.NodeVisitor):
             self.functions[-1].strings.setdefault(target.id, set()).update(strings)
             self.functions[-1].strings.setdefault(first_item(target.id), set()).update(strings)  # `row[0]`
 
+    def _note_base_init_lists(self, node: ast.Call, owner: ast.expr) -> None:
+        """`super().__init__(fields=["url"])` or `Base.__init__(self, [], ["url"])` in a method: the lists of
+        strings handed to the base, which may look each name up on the object (`ClassInfo.base_init_lists`)."""
+        if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
+            given = node.args
+        elif node.args and self._is_receiver(node.args[0]):
+            given = node.args[1:]
+        else:
+            return
+        lists = {} if any(isinstance(argument, ast.Starred) for argument in given) else {
+            str(position): strings for position, argument in enumerate(given)
+            if (strings := self._listed_strings(argument))}
+        lists.update((keyword.arg, strings) for keyword in node.keywords
+                     if keyword.arg and (strings := self._listed_strings(keyword.value)))
+        if lists:
+            self.builder.passes_base_lists(lists)
+
     def _note_accumulated(self, arguments: list[ast.expr]) -> None:
         """`reflect.accumulateClassList(self.__class__, "compare_attrs", found)`: a call given the object (or its
         class), one name and a local container fills the container with what the class bodies of its hierarchy
@@ -2289,6 +2311,9 @@ class Summarizer(ast.NodeVisitor):
                     self.looped[-1].built.add(node.attr)
                 elif not isinstance(value, ast.Call) and (strings := iterated_strings(value)):
                     self.looped[-1].spelt.setdefault(node.attr, set()).update(strings)
+                elif isinstance(value, ast.Name) and self.scope.method == "__init__" \
+                        and value.id in self.functions[-1].parameters:
+                    self.looped[-1].given[node.attr] = value.id  # `self.fields = fields`
             callee = dotted_name(value.func) if isinstance(value, ast.Call) else None
             made = constructor_of(callee)
             if callee and self._is_receiver(node.value) and self._weak_with_callback(value, callee):
@@ -2410,6 +2435,8 @@ class Summarizer(ast.NodeVisitor):
                      and dotted_name(func.value.func) == "super"):
             # `super().__getattribute__(item)` in a helper: `getattr(self, item)`, of the names its callers pass
             callee, positional = "object.__getattribute__", [ast.Name(self.scope.receiver, ast.Load()), *positional]
+        if isinstance(func, ast.Attribute) and func.attr == "__init__" and self.scope.receiver:
+            self._note_base_init_lists(node, func.value)
         if positional and callee in STRING_READERS:
             computed = positional[1] if len(positional) >= 2 else None
             patterns = name_patterns(computed, self._name_part) if computed is not None else None
@@ -2642,6 +2669,7 @@ class Summarizer(ast.NodeVisitor):
                 self.builder.reads_all(public=public)
             for name in sorted(looped.names_read()):
                 self.builder.read(name, node.name, as_written=False)
+            self.builder.looks_up_parameters(looped.parameters_looked_up())
         self._read_named_by_attribute()
         kept = self.kept.pop()
         for name in sorted(kept.added) if kept.takes_ids else ():
