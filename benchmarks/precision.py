@@ -236,6 +236,15 @@ LAYOUT = {
     "can-isotp": ("isotp", "test"), "python-statemachine": ("statemachine", "tests"),
     "neo4j": ("src/neo4j", None), "py2neo": ("py2neo", None), "flask-login": ("src/flask_login", "tests"),
     "pyexcel": ("pyexcel", "tests"),
+    # the thirtieth corpus, frozen at 7819a57
+    "mastodon.py": ("mastodon", "tests"), "aiocoap": ("aiocoap", "tests"), "petl": ("petl", None),
+    "agate": ("agate", "tests"), "pdfrw": ("pdfrw", "tests"), "borb": ("borb", "tests"), "taskiq": ("taskiq", "tests"),
+    "webexteamssdk": ("webexteamssdk", None), "pysmi": ("pysmi", None), "aioimaplib": ("aioimaplib", None),
+    "python-jose": ("jose", "tests"), "audioread": ("audioread", None), "masonite-orm": ("src/masoniteorm", None),
+    "umongo": ("src/umongo", "tests"), "pymodm": ("pymodm", "test"), "hvac": ("hvac", "tests"),
+    "jenkinsapi": ("jenkinsapi", "jenkinsapi_tests"), "atlassian-python-api": ("atlassian", "tests"),
+    "py-trello": ("trello", "test"), "zenpy": ("zenpy", None), "pymisp": ("pymisp", "tests"), "stix2": ("stix2", None),
+    "dnslib": ("dnslib", None), "python-whois": ("whois", "test"), "shodan": ("shodan", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -264,6 +273,8 @@ SAMPLED = {
     "pyocd": "20 of 74 findings (none hinted)",
     # the twenty-ninth corpus: one random.seed(20261207) sample of 30 unhinted findings at 4d3a63c
     "python-ivi": "30 of 152 unhinted findings at 4d3a63c and the 3 hinted ones",
+    # the thirtieth corpus: one random.seed(20261208) sample of 30 of its findings at 7819a57
+    "webexteamssdk": "30 of 109 findings at 7819a57 (none hinted)",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
