@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
+import inspect
 import sys
 import sysconfig
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -220,6 +222,34 @@ class ModuleFinder:
         return None if self.has(qualified) else MissingBase(qualified, self.environment.location)
 
 
+@functools.lru_cache(maxsize=256)
+def compiled_stdlib_members(qualified: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The data descriptors and the methods of a compiled class of the standard library and of its bases
+    (`_collections.defaultdict`'s `default_factory`, `_ssl._SSLContext`'s `check_hostname`): a subclass's `self.x
+    = v` sets what the class's C code reads. Read from the class itself, the running Python's: importing the
+    standard library runs no code of the package or of a library. None where `qualified` is no such class."""
+    module, _, name = qualified.rpartition(".")
+    if not module or module.split(".")[0] not in sys.stdlib_module_names:
+        return None
+    try:
+        cls = getattr(importlib.import_module(module), name, None)
+    except Exception:  # another platform's module (`winreg`), or one this Python lacks
+        return None
+    if not isinstance(cls, type):
+        return None
+    members: set[str] = set()
+    methods: set[str] = set()
+    for klass in cls.__mro__[:-1]:  # not `object`
+        for attribute, value in vars(klass).items():
+            if attribute.startswith("__") and attribute.endswith("__"):
+                continue
+            if inspect.isdatadescriptor(value):
+                members.add(attribute)
+            elif callable(value):
+                methods.add(attribute)
+    return frozenset(members), frozenset(methods)
+
+
 def moved_modules(six: Path) -> dict[str, str]:
     """six's table of the modules it moves, read from its source: `MovedModule("http_client", "httplib",
     "http.client")` -> {"http_client": "http.client"} (Python 3's name, the first where it gives one)."""
@@ -337,7 +367,10 @@ class LibraryClasses:
             module, _, name = pending.pop().rpartition(".")
             summary = self.module_summary(module) if module else None
             if summary is None:
-                if module:  # not installed, or compiled: what it reads is unknown
+                if (members := compiled_stdlib_members(f"{module}.{name}")) is not None:
+                    reads |= members[0]
+                    methods |= members[1]
+                elif module:  # not installed, or compiled: what it reads is unknown
                     traits.add("opaque")
                 continue
             facts, package = summary

@@ -313,3 +313,13 @@ def test_computed_names_fold_joins_and_the_parts_a_class_spells():
     assert spelt_names(attribute_marker("C", "missing") + attribute_marker("C", "loose"), token, spelt) == []
     looping = {"a": {"x" + attribute_marker("C", "a")}}  # `self.a = "x" + self.a`: spelt to a bound, then `*`
     assert spelt_names(attribute_marker("C", "a"), token, looping) == ["x*"]
+
+
+def test_compiled_standard_library_classes_declare_their_slots():
+    members, methods = library_bases.compiled_stdlib_members("_collections.defaultdict")
+    assert "default_factory" in members and "copy" in methods and "__missing__" not in methods
+    assert "check_hostname" in library_bases.compiled_stdlib_members("_ssl._SSLContext")[0]
+    assert library_bases.compiled_stdlib_members("_collections.no_such_class") is None
+    assert library_bases.compiled_stdlib_members("_collections.deque")[0] >= {"maxlen"}
+    assert library_bases.compiled_stdlib_members("thirdparty.Base") is None  # never imported
+    assert library_bases.compiled_stdlib_members("no_such_module_of_python.Base") is None
