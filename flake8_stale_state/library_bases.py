@@ -5,7 +5,8 @@
 package. A base is looked up in the standard library, then in the libraries installed in the environment
 being checked (`environment.py`), and followed through its own bases, across libraries. Their source is only
 ever summarised by the `ast` pre-pass, never imported: each module once, when first needed, through the
-analyzer's cache (a warm run parses none).
+analyzer's cache (a warm run parses none). Only a compiled class of the standard library, which has no source,
+is asked what it declares, from the running Python's own module.
 """
 
 from __future__ import annotations
