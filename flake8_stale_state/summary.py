@@ -408,6 +408,11 @@ def name_patterns(node: ast.expr, part: Callable[[ast.expr], list[str] | None] |
     return None if all(p == "*" for p in patterns) else patterns
 
 
+def is_super_call(node: ast.expr) -> bool:
+    """`super()`, or `super(Cls, self)`: the receiver, looked up from its class's base."""
+    return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
+
+
 def tests_python_version(test: ast.expr) -> bool:
     """`sys.version_info < (3, 11)`, `sys.version.startswith("3.13")`, ...: code for some Pythons only."""
     return any(node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node) in PYTHON_VERSION_NAMES
@@ -1076,7 +1081,7 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
                 return True
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ITEM_STORES:
             owner = node.func.value
-            if is_receiver(owner) or (isinstance(owner, ast.Call) and dotted_name(owner.func) == "super"):
+            if is_receiver(owner) or is_super_call(owner):
                 return True
             if node.args and is_receiver(node.args[0]):  # `dict.__setitem__(self, ...)`, `dict.update(self, ...)`
                 return True
@@ -1990,7 +1995,7 @@ class Summarizer(ast.NodeVisitor):
     def _note_base_init_lists(self, node: ast.Call, owner: ast.expr) -> None:
         """`super().__init__(fields=["url"])` or `Base.__init__(self, [], ["url"])` in a method: the lists of
         strings handed to the base, which may look each name up on the object (`ClassInfo.base_init_lists`)."""
-        if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
+        if is_super_call(owner):
             given = node.args
         elif node.args and self._is_receiver(node.args[0]):
             given = node.args[1:]
@@ -2431,8 +2436,7 @@ class Summarizer(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "__getattribute__" and len(positional) == 1 \
                 and self.scope.receiver and (self.scope.method or "") not in LOOKUP_METHODS \
-                and (self._is_receiver(func.value) or isinstance(func.value, ast.Call)
-                     and dotted_name(func.value.func) == "super"):
+                and (self._is_receiver(func.value) or is_super_call(func.value)):
             # `super().__getattribute__(item)` in a helper: `getattr(self, item)`, of the names its callers pass
             callee, positional = "object.__getattribute__", [ast.Name(self.scope.receiver, ast.Load()), *positional]
         if isinstance(func, ast.Attribute) and func.attr == "__init__" and self.scope.receiver:
