@@ -245,6 +245,15 @@ LAYOUT = {
     "jenkinsapi": ("jenkinsapi", "jenkinsapi_tests"), "atlassian-python-api": ("atlassian", "tests"),
     "py-trello": ("trello", "test"), "zenpy": ("zenpy", None), "pymisp": ("pymisp", "tests"), "stix2": ("stix2", None),
     "dnslib": ("dnslib", None), "python-whois": ("whois", "test"), "shodan": ("shodan", "tests"),
+    # the thirty-first corpus, frozen at a9356d0
+    "Cheetah3": ("Cheetah", None), "arrow": ("arrow", "tests"), "camelot-py": ("camelot", "tests"),
+    "construct": ("construct", "tests"), "deform": ("deform", None), "gevent": ("src/gevent", None),
+    "hachoir": ("hachoir", "tests"), "hug": ("hug", None), "klein": ("src/klein", None),
+    "morepath": ("morepath", None), "pyeapi": ("pyeapi", "test"), "pynetbox": ("pynetbox", "tests"),
+    "pyotp": ("src/pyotp", None), "python-barcode": ("barcode", "tests"), "python-keycloak": ("src/keycloak", None),
+    "PyX": ("pyx", None), "segno": ("segno", "tests"), "svglib": ("src/svglib", "tests"),
+    "textfsm": ("textfsm", "tests"), "transaction": ("src/transaction", None),
+    "zope.interface": ("src/zope/interface", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -275,6 +284,9 @@ SAMPLED = {
     "python-ivi": "30 of 152 unhinted findings at 4d3a63c and the 3 hinted ones",
     # the thirtieth corpus: one random.seed(20261208) sample of 30 of its findings at 7819a57
     "webexteamssdk": "30 of 109 findings at 7819a57 (none hinted)",
+    # the thirty-first corpus: one random.seed(20261209) draw at a9356d0, PyX first, then hachoir
+    "PyX": "30 of 173 unhinted findings at a9356d0, and the hinted one",
+    "hachoir": "30 of 176 findings at a9356d0 (none hinted)",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
