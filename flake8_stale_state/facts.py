@@ -301,6 +301,8 @@ WHOLE_MARK = "\0whole"
 INIT_PARAMETERS_MARK = "\0.init\0*"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
 BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}
+# an interface's attribute, declared for users with its documentation: `monitor = Attribute("The monitor.")`
+INTERFACE_ATTRIBUTES = {"zope.interface.Attribute", "zope.interface.interface.Attribute"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
 # "{0.name}", "{self.name!r:>10}": attribute references inside str.format fields
 FORMAT_FIELD = re.compile(r"\{([^{}!:]*)")
@@ -604,9 +606,15 @@ class FactsBuilder:
 
     def made_class(self, callee: str | None, name: str | None, bases: list[str | None]) -> None:
         """A call that makes a class if its callee is `type` or a metaclass, `type("Parser", (Loose, Mixin), {})`:
-        the callee, a string and a tuple of bases, and a third argument."""
+        the callee, a string and a tuple of bases, and a third argument. One `type` makes under a computed name
+        (`type("Test_" + name, (Mixin, unittest.TestCase), {})`) relates its bases as a `class` statement would:
+        it is known by them (`<type Mixin TestCase>`, a name no `class` statement can take), which is all that
+        tells such classes apart."""
+        listed = [b for b in bases if b]
+        if callee == "type" and name is None and listed:
+            name = f"<type {' '.join(b.rpartition('.')[2] for b in listed)}>"
         if callee and name and name not in self.facts.made_classes:
-            self.facts.made_classes[name] = MadeClass(callee, [b for b in bases if b])
+            self.facts.made_classes[name] = MadeClass(callee, listed)
 
     def leave_class(self) -> None:
         self.class_stack.pop()
@@ -654,6 +662,9 @@ class FactsBuilder:
                 declared=(*cls.declared, *declared), annotated=(*cls.annotated, *(targets if annotated else ())))
         if callee:
             cls.body_calls.update(dict.fromkeys(targets, callee))
+            if qualified_name(callee, self.facts.imports) in INTERFACE_ATTRIBUTES:  # `name = Attribute("doc")`
+                for target in targets:
+                    self.documented(target)
         if callee in BUILTIN_DATA_DESCRIPTORS:  # `x = property(get, set)`: as `@x.setter`
             self._property_set(targets)
         if any(target in LISTED_NAMES for target in targets):

@@ -277,14 +277,23 @@ def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[st
             qualified = outside_name(base, facts, finder)
             if qualified:
                 yield cls, qualified
+    for cls, made in facts.made_classes.items():  # `type(name, (Mixin, unittest.TestCase), {})`
+        for base in made.bases if made.callee == "type" else ():
+            qualified = outside_name(base, facts, finder)
+            if qualified:
+                yield cls, qualified
 
 
 def outside_name(dotted: str, facts: FileFacts, finder: ModuleFinder) -> str | None:
     """A name the file uses (`protocol.Factory`), as the library outside the package that defines it names it
     (`twisted.internet.protocol.Factory`); None for a name of the package, or one not to be told."""
     package = finder.packages.get(facts.path, "")
+    head, _, rest = dotted.partition(".")
+    if head not in facts.imports and head not in facts.classes and "." in facts.name_aliases.get(head, ""):
+        # `_DummyThread_ = threading._DummyThread` at the module's top, then `class _DummyThread(_DummyThread_)`
+        dotted = ".".join(filter(None, [facts.name_aliases[head], rest]))
+        head = dotted.split(".")[0]
     qualified = qualified_name(dotted, facts.imports, package, finder.fallback_of(facts))
-    head = dotted.split(".")[0]
     if qualified is None and head not in facts.classes and head not in facts.name_aliases:
         stars = star_modules(facts, package)  # `from antlr4 import *`, then `class OverrideLexer(Lexer)`
         if len(stars) == 1 and stars[0].split(".")[0] not in finder.own:

@@ -1111,20 +1111,31 @@ def held_mapping(node: ast.expr, receiver: str) -> str | None:
 
 def mapping_storing_values(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """"X" for a `__setattr__(self, name, value)` that keeps every value under its name in a mapping the object
-    holds, `self.X[name] = value` or `self.__dict__["X"][name] = value` in its body, not under a condition (a
-    class storing only some names apart, its fields, keeps the others as attributes): assignments make items of
-    X."""
+    holds, in its body, not under a condition (a class storing only some names apart, its fields, keeps the
+    others as attributes): as the item, `self.X[name] = value` (or `self.__dict__["X"][name] = value`), or
+    handed to the item, `self.X[name].add(value)` or `self.X[name].value = value`. Assignments make items of X."""
     positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
     if len(positional) != 3:
         return None
     receiver, name, value = (argument.arg for argument in positional)
+
+    def named_item(node: ast.expr) -> str | None:  # `self.X[name]` -> "X"
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name:
+            held = held_mapping(node.value, receiver)
+            return held if held != "__dict__" else None
+        return None
+
     for node in setattr_method.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == value:
             for target in node.targets:
-                if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Name) \
-                        and target.slice.id == name and (held := held_mapping(target.value, receiver)) is not None \
-                        and held != "__dict__":
+                held = named_item(target.value if isinstance(target, ast.Attribute) else target)
+                if held is not None:
                     return held
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and any(isinstance(a, ast.Name) and a.id == value for a in call.args) \
+                and (held := named_item(call.func.value)) is not None:
+            return held
     return None
 
 
