@@ -254,6 +254,15 @@ LAYOUT = {
     "PyX": ("pyx", None), "segno": ("segno", "tests"), "svglib": ("src/svglib", "tests"),
     "textfsm": ("textfsm", "tests"), "transaction": ("src/transaction", None),
     "zope.interface": ("src/zope/interface", None),
+    # the thirty-second corpus, frozen at 02d55e5
+    "PySimpleSOAP": ("pysimplesoap", None), "aioquic": ("src/aioquic", "tests"),
+    "bibtexparser": ("bibtexparser", "tests"), "cairosvg": ("cairosvg", None), "chevron": ("chevron", None),
+    "daphne": ("daphne", "tests"), "dendropy": ("src/dendropy", None), "docxtpl": ("docxtpl", None),
+    "elementpath": ("elementpath", "tests"), "ete3": ("ete3", None), "gffutils": ("gffutils", None),
+    "h2": ("src/h2", "tests"), "hpack": ("src/hpack", "tests"), "premailer": ("premailer", None),
+    "pronto": ("pronto", "tests"), "pybtex": ("src/pybtex", "tests"), "pyexcel-io": ("pyexcel_io", "tests"),
+    "pyfaidx": ("pyfaidx", "tests"), "pystache": ("pystache", None), "python-nmap": ("nmap", None),
+    "rethinkdb": ("rethinkdb", "tests"), "tinycss2": ("tinycss2", "tests"), "txaio": ("src/txaio", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -287,6 +296,9 @@ SAMPLED = {
     # the thirty-first corpus: one random.seed(20261209) draw at a9356d0, PyX first, then hachoir
     "PyX": "30 of 173 unhinted findings at a9356d0, and the hinted one",
     "hachoir": "30 of 176 findings at a9356d0 (none hinted)",
+    # the thirty-second corpus: one random.seed(20261210) draw at 02d55e5, dendropy first, then ete3
+    "dendropy": "30 of 87 unhinted findings at 02d55e5, and the hinted one",
+    "ete3": "30 of 60 unhinted findings at 02d55e5, and the 2 hinted ones",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
