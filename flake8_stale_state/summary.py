@@ -1980,7 +1980,8 @@ class Summarizer(ast.NodeVisitor):
                 self.functions[-1].strings.setdefault(parameter_name_key(target.id), set()).add(INIT_PARAMETERS_MARK)
             return
         iterable, items = walked_container(iterable)
-        strings = [INIT_PARAMETERS_MARK] if constructor_parameters else iterated_strings(iterable)
+        strings = [INIT_PARAMETERS_MARK] if constructor_parameters else (
+            iterated_strings(iterable) or row_strings(iterable))  # `for item in [("number", TAG), ...]:`
         if strings is None and isinstance(iterable, ast.Name):
             strings = next((local.listed[iterable.id] for local in reversed(self.functions)
                             if iterable.id in local.listed), self.module_listed.get(iterable.id))
