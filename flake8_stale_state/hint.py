@@ -66,6 +66,13 @@ def keeps_order(name: str, candidate: str) -> bool:
     return all(word in remaining for word in words_in_order(name))
 
 
+def drops_a_word(name: str, candidate: str) -> bool:
+    """`name` is `candidate` with one word dropped, the others in order: `checkpoint_interval` of
+    `activation_checkpoint_interval`."""
+    mine, theirs = tokens(name), tokens(candidate)
+    return mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate)
+
+
 def is_close(name: str, candidate: str) -> bool:
     """The shapes a drift takes from the name readers use: the same letters with other underscores or case
     (`_reason`, `reason`; `spacebefore`, `spaceBefore`; not the same words in another order, which name
@@ -80,7 +87,7 @@ def is_close(name: str, candidate: str) -> bool:
         return True
     if len(name) - len(name.lstrip("_")) != len(candidate) - len(candidate.lstrip("_")):
         return False  # another privacy and other words: two changes (`_neighbors`, `neighbor`)
-    if mine < theirs and len(theirs - mine) == 1 and keeps_order(name, candidate):
+    if drops_a_word(name, candidate):
         return len(mine) >= 2
     differing_mine, differing_theirs = mine - theirs, theirs - mine
     return (len(mine) == len(theirs) and len(differing_mine) == 1 and len(differing_theirs) == 1

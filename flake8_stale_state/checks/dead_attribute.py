@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from flake8_stale_state.facts import INIT_PARAMETERS_MARK, FileFacts, Write, class_name, mangled, unmangled
 from flake8_stale_state.findings import Finding
 from flake8_stale_state.rule import Example, Rule
-from flake8_stale_state.hint import closest, is_short, shares_half
+from flake8_stale_state.hint import closest, drops_a_word, is_short, shares_half
 
 if TYPE_CHECKING:
     from flake8_stale_state.index import PackageIndex
@@ -120,8 +120,9 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     - one in a shape a drift takes (another underscore, a word dropped, one word misspelt or made plural),
       those nothing there assigns first, and never one the statements around the write assign too: the two
       are set side by side on purpose (`self.sr_conflict = 0` beside `self.sr_conflicts = []`), by this write
-      or another of the attribute; for a short name (`a0`), only one nothing there assigns: `a1` assigned
-      beside it is another name of the same kind."""
+      or another of the attribute, nor, for a write in `__init__`, one with the write's words and one more that
+      an `__init__` of the hierarchy assigns (`security_group_ids` for `security_group`); for a short name
+      (`a0`), only one nothing there assigns: `a1` assigned beside it is another name of the same kind."""
     cls = write.cls
     if not cls:
         return None
@@ -134,8 +135,18 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     if is_short(write.name):  # a letter away from many names: only the reader side of a drift is evidence
         return closest(write.name, unassigned, same_class)
     beside = index.names_assigned_beside(write)
+    if write.method == "__init__":  # a constructor setting a name and one a word longer sets two attributes
+        beside = beside | {mangled(name, cls) for name in own
+                           if drops_a_word(write.name, name) and is_set_by_constructor(mangled(name, cls), cls, index)}
     apart = [name for name in same_class if name in own and mangled(name, cls) not in beside]
     return closest(write.name, unassigned, same_class) or closest(write.name, apart, same_class)
+
+
+def is_set_by_constructor(name: str, cls: str, index: PackageIndex) -> bool:
+    """An `__init__` of `cls`'s hierarchy assigns `name` on its object."""
+    related = index.related(cls)
+    return any(other.method == "__init__" and other.on_receiver and index.keyed_write(path, other).cls in related
+               for path, other in index.writes_by_name.get(name, ()))
 
 
 def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
