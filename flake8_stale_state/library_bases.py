@@ -271,14 +271,12 @@ def qualified_bases(facts: FileFacts, finder: ModuleFinder) -> Iterator[tuple[st
     """(class, base) for each base of the file's classes named through an import and defined outside the
     package: `logging.StreamHandler`. A class standing in for an optional import of its name (`try: from
     sklearn.base import BaseEstimator as ModelBase`, `except ImportError: class ModelBase: ...`) is the
-    imported class where that is installed: the import is its base."""
-    for cls, info in facts.classes.items():
-        for base in (*info.bases, cls) if cls in facts.imports else info.bases:
-            qualified = outside_name(base, facts, finder)
-            if qualified:
-                yield cls, qualified
-    for cls, made in facts.made_classes.items():  # `type(name, (Mixin, unittest.TestCase), {})`
-        for base in made.bases if made.callee == "type" else ():
+    imported class where that is installed: the import is its base. So are the bases `type` gives a class it
+    makes, `type(name, (Mixin, unittest.TestCase), {})`."""
+    stated = [(cls, (*info.bases, cls) if cls in facts.imports else info.bases) for cls, info in facts.classes.items()]
+    made = [(cls, made.bases) for cls, made in facts.made_classes.items() if made.callee == "type"]
+    for cls, bases in stated + made:
+        for base in bases:
             qualified = outside_name(base, facts, finder)
             if qualified:
                 yield cls, qualified
