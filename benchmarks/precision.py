@@ -263,6 +263,13 @@ LAYOUT = {
     "pronto": ("pronto", "tests"), "pybtex": ("src/pybtex", "tests"), "pyexcel-io": ("pyexcel_io", "tests"),
     "pyfaidx": ("pyfaidx", "tests"), "pystache": ("pystache", None), "python-nmap": ("nmap", None),
     "rethinkdb": ("rethinkdb", "tests"), "tinycss2": ("tinycss2", "tests"), "txaio": ("src/txaio", "tests"),
+    # the thirty-third corpus, frozen at 7e8b4f3
+    "asn1crypto": ("asn1crypto", None), "baron": ("baron", "tests"), "bowler": ("bowler", None),
+    "coconut": ("coconut", None), "cocos2d": ("cocos", "utest"), "fissix": ("fissix", None), "hy": ("hy", "tests"),
+    "lektor": ("lektor", "tests"), "limnoria": ("src", "test"), "prospector": ("prospector", None),
+    "ptyprocess": ("ptyprocess", "tests"), "pyfiglet": ("pyfiglet", None), "pygame-gui": ("pygame_gui", None),
+    "pysdl2": ("sdl2", None), "pythran": ("pythran", None), "redbaron": ("redbaron", "tests"),
+    "sly": ("src/sly", "tests"), "sopel": ("sopel", None), "ursina": ("ursina", None), "wily": ("src/wily", "test"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -299,6 +306,8 @@ SAMPLED = {
     # the thirty-second corpus: one random.seed(20261210) draw at 02d55e5, dendropy first, then ete3
     "dendropy": "30 of 87 unhinted findings at 02d55e5, and the hinted one",
     "ete3": "30 of 60 unhinted findings at 02d55e5, and the 2 hinted ones",
+    # the thirty-third corpus: one random.seed(20261211) draw at 7e8b4f3
+    "ursina": "30 of 76 unhinted findings at 7e8b4f3, and the 11 hinted ones",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
