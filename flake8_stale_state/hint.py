@@ -114,12 +114,18 @@ def is_respelling(name: str, other: str) -> bool:
 
 
 ACCESSOR_VERBS = frozenset({"get", "set"})
+SETTER_WORDS = frozenset({"set", "setter"})
 
 
-def is_accessor(name: str, candidate: str) -> bool:
+def is_accessor(name: str, candidate: str, verbs: frozenset[str] = ACCESSOR_VERBS) -> bool:
     """`_get_range` for `_range`: the name of what reads or sets the attribute, no other name for it."""
     mine, theirs = tokens(name), tokens(candidate)
-    return mine < theirs and theirs - mine <= ACCESSOR_VERBS
+    return mine < theirs and theirs - mine <= verbs
+
+
+def is_setter(method: str, name: str) -> bool:
+    """`set_volume`, `volume_setter`, `setVolume` for `volume`: the method that stores that value."""
+    return is_accessor(name, method, SETTER_WORDS)
 
 
 def is_short(name: str) -> bool:

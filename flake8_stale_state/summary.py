@@ -1088,6 +1088,74 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
     return False
 
 
+def statements_for_most_names(body: list[ast.stmt], name: str) -> Iterator[ast.stmt]:
+    """The statements of a `__setattr__` that run for every name but those a test lists: the body, and of an
+    `if name in ("_id", "_world"):` (or `==`) its `else` branch, of `not in` (or `!=`) its body."""
+    for statement in body:
+        test = statement.test if isinstance(statement, ast.If) else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+                and test.left.id == name and (string_value(test.comparators[0]) is not None
+                                              or iterated_strings(test.comparators[0]) is not None):
+            listed_first = isinstance(test.ops[0], (ast.In, ast.Eq))
+            yield from statements_for_most_names(statement.orelse if listed_first else statement.body, name)
+        else:
+            yield statement
+
+
+def is_named(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def stores_as_attribute(node: ast.AST, receiver: str, name: str) -> bool:
+    """`object.__setattr__(self, name, ...)`, `super().__setattr__(name, ...)`, `setattr(self, name, ...)` or
+    `self.__dict__[name] = ...`: the value kept as the object's attribute, as without the hook."""
+    if isinstance(node, ast.Call):
+        setter = dotted_name(node.func) == "setattr" or (isinstance(node.func, ast.Attribute)
+                                                         and node.func.attr == "__setattr__")
+        if setter and is_super_call(getattr(node.func, "value", None)):
+            return bool(node.args) and is_named(node.args[0], name)
+        return setter and len(node.args) >= 2 and is_named(node.args[0], receiver) and is_named(node.args[1], name)
+    return (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+            and dotted_name(node.value) == f"{receiver}.__dict__" and is_named(node.slice, name))
+
+
+def in_another_object(target: ast.expr, receiver: str, name: str) -> bool:
+    """An assignment target in what another object holds: two attributes or more down from the receiver
+    (`self._world.components[kind]`), or not reached from it (a module's registry). Not an item under the
+    name (`self._fields[name].value`): the object's own record of that attribute."""
+    depth = 0
+    while isinstance(target, (ast.Attribute, ast.Subscript)):
+        if isinstance(target, ast.Subscript) and is_named(target.slice, name):
+            return False
+        depth += isinstance(target, ast.Attribute)
+        target = target.value
+    return not is_named(target, receiver) or depth >= 2
+
+
+def hands_values_elsewhere(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A `__setattr__(self, name, value)` that, for every name but some it lists, gives the value to another
+    object and does not keep it: `setattr(self._func, name, value)` (a proxy), or stores it in what another
+    object holds (`self._world.components[kind][self] = value`). What reads it there the tool cannot follow:
+    every write of the class is used. A mapping the object holds itself (`self._items[name] = value`) is
+    `mapping_storing_values`'s."""
+    positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
+    if len(positional) != 3:
+        return False
+    receiver, name, value = (argument.arg for argument in positional)
+    handed = False
+    for statement in statements_for_most_names(setattr_method.body, name):
+        for node in walk(statement):
+            if stores_as_attribute(node, receiver, name):
+                return False
+            if isinstance(node, ast.Call) and dotted_name(node.func) == "setattr" and len(node.args) == 3 \
+                    and is_named(node.args[2], value) and not is_named(node.args[0], receiver):
+                handed = True
+            elif isinstance(node, ast.Assign) and is_named(node.value, value):
+                handed = handed or any(in_another_object(target, receiver, name) for target in node.targets
+                                       if isinstance(target, (ast.Attribute, ast.Subscript)))
+    return handed
+
+
 def class_documentation(cls: ast.ClassDef) -> str | None:
     """The class's docstring; else a string statement of its body that documents no assignment, as a docstring
     placed after the nested classes does (generated code's `:ivar x:` lists)."""
@@ -2742,8 +2810,9 @@ class Summarizer(ast.NodeVisitor):
             if node.name == "__init__":
                 self.builder.init_parameters([a.arg for a in (*positional, *arguments.kwonlyargs)
                                               if a.arg != self.scope.receiver])
-            if node.name == "__setattr__" and self.scope.receiver and stores_items(node, self.scope.receiver):
-                self.builder.reads_all()  # each attribute an item of the mapping the object is, handed out whole
+            if node.name == "__setattr__" and self.scope.receiver and (stores_items(node, self.scope.receiver)
+                                                                       or hands_values_elsewhere(node)):
+                self.builder.reads_all()  # each attribute an item of the mapping the object is, or another's
             if self.scope.receiver:
                 self.builder.returns(node.name, decorators, annotation_classes(node.returns))
             self.methods.append(method)
