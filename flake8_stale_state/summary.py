@@ -681,6 +681,7 @@ class FunctionLocals:
     # local name -> the class of the receiver an assignment binds it to (`c = self`, then `c = c.parent` in a
     # walk up a chain): what is read on it is read on the receiver too
     receivers: dict[str, str] = field(default_factory=dict)
+    defined: set[str] = field(default_factory=set)  # the functions its own `def` statements make
 
     def bind(self, name: str, classes: set[str] | None, node: ast.AST) -> None:
         if classes:
@@ -2407,6 +2408,11 @@ class Summarizer(ast.NodeVisitor):
                     and is_respelling(node.attr, aliased.attr):
                 # `self.setComment = self.set_comment`: the object's interface in its users' other convention
                 self.builder.read(node.attr, self.scope.owner_class)
+            if self._is_receiver(node.value) and isinstance(value, ast.Name) and not node.attr.startswith("_") \
+                    and self.functions and value.id in self.functions[-1].defined \
+                    and value.id not in self.functions[-1].parameters:
+                # `self.mark = _mark`, a function this method defines: a method of the object, its users' to call
+                self.builder.read(node.attr, self.scope.owner_class)
             column = self.source.column(node.lineno, node.col_offset)
             function = isinstance(value, ast.Lambda) or (value is not None and self._self_attribute(value) is not None)
             given = [argument.id for argument in (*value.args, *(keyword.value for keyword in value.keywords))
@@ -2787,6 +2793,8 @@ class Summarizer(ast.NodeVisitor):
                     self.builder.read(node.attr, None, as_written=False)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self.functions:
+            self.functions[-1].defined.add(node.name)
         arguments = node.args
         every = parameters(node)
         positional = [*arguments.posonlyargs, *arguments.args]
