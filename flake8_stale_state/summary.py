@@ -1134,11 +1134,12 @@ def in_another_object(target: ast.expr, receiver: str, name: str) -> bool:
 
 
 def hands_values_elsewhere(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """A `__setattr__(self, name, value)` that, for every name but some it lists, gives the value to another
-    object and does not keep it: `setattr(self._func, name, value)` (a proxy), or stores it in what another
-    object holds (`self._world.components[kind][self] = value`). What reads it there the tool cannot follow:
-    every write of the class is used. A mapping the object holds itself (`self._items[name] = value`) is
-    `mapping_storing_values`'s."""
+    """A `__setattr__(self, name, value)` that, for every name but some it lists, stores the value in what
+    another object holds (`self._world.components[kind][self] = value`: two attributes down from the receiver,
+    or a module's registry) and does not keep it: no read by name can reach it there, and every write of the
+    class is used. Not a mapping the object holds itself (`self._items[name] = value`), which is
+    `mapping_storing_values`'s, nor `setattr(self._target, name, value)`: an attribute of that name still, of
+    an object whose class may not read it."""
     positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
     if len(positional) != 3:
         return False
@@ -1148,10 +1149,7 @@ def hands_values_elsewhere(setattr_method: ast.FunctionDef | ast.AsyncFunctionDe
         for node in walk(statement):
             if stores_as_attribute(node, receiver, name):
                 return False
-            if isinstance(node, ast.Call) and dotted_name(node.func) == "setattr" and len(node.args) == 3 \
-                    and is_named(node.args[2], value) and not is_named(node.args[0], receiver):
-                handed = True
-            elif isinstance(node, ast.Assign) and is_named(node.value, value):
+            if isinstance(node, ast.Assign) and is_named(node.value, value):
                 handed = handed or any(in_another_object(target, receiver, name) for target in node.targets
                                        if isinstance(target, (ast.Attribute, ast.Subscript)))
     return handed

@@ -112,8 +112,9 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     """The attribute readers use where the write drifted from it, if one can be told: a name read on the
     write's own class (through self, or on an object of known class; a read on an object of any class is
     too weak a sign), or elsewhere in its hierarchy where nothing there assigns it; never a method, property,
-    class or constant, nor the name whose setter the write stands in (`self._volume = value` in
-    `volume_setter` stores that value on purpose). In order:
+    class or constant, nor the name whose setter the write stands in, spelt with other underscores
+    (`self._volume = value` in `volume_setter` stores that value under the private name on purpose; a typo
+    there, `self.volumme`, is still a drift). In order:
     - one read on the class that nothing there assigns (the reader side of the drift: that read fails with
       AttributeError, or silently gives a default), sharing half its words with the write's and no other
       unread attribute's more, where those classes assign every attribute by name in the package (else a base
@@ -128,7 +129,8 @@ def suggestion(write: Write, index: PackageIndex) -> str | None:
     if not cls:
         return None
     own, same_class, unassigned = index.kept("ss101_hint_candidates", cls, lambda: hint_candidates(cls, index))
-    if write.method and (setting := {name for name in own if is_setter(write.method, name)}):
+    if write.method and (setting := {name for name in own if name.strip("_") == write.name.strip("_")
+                                     and is_setter(write.method, name)}):
         own, same_class, unassigned = own - setting, same_class - setting, unassigned - setting
     if index.is_closed_hierarchy(cls):
         found = closest(write.name, unassigned & same_class, same_class, likeness=shares_half)
