@@ -1089,6 +1089,12 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
     return False
 
 
+def setattr_parameters(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str, str] | None:
+    """The names of `__setattr__(self, name, value)`'s three parameters, if it takes those."""
+    positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
+    return (positional[0].arg, positional[1].arg, positional[2].arg) if len(positional) == 3 else None
+
+
 def statements_for_most_names(body: list[ast.stmt], name: str) -> Iterator[ast.stmt]:
     """The statements of a `__setattr__` that run for every name but those a test lists: the body, and of an
     `if name in ("_id", "_world"):` (or `==`) its `else` branch, of `not in` (or `!=`) its body."""
@@ -1140,10 +1146,9 @@ def hands_values_elsewhere(setattr_method: ast.FunctionDef | ast.AsyncFunctionDe
     class is used. Not a mapping the object holds itself (`self._items[name] = value`), which is
     `mapping_storing_values`'s, nor `setattr(self._target, name, value)`: an attribute of that name still, of
     an object whose class may not read it."""
-    positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
-    if len(positional) != 3:
+    if (named := setattr_parameters(setattr_method)) is None:
         return False
-    receiver, name, value = (argument.arg for argument in positional)
+    receiver, name, value = named
     handed = False
     for statement in statements_for_most_names(setattr_method.body, name):
         for node in walk(statement):
@@ -1181,10 +1186,9 @@ def mapping_storing_values(setattr_method: ast.FunctionDef | ast.AsyncFunctionDe
     holds, in its body, not under a condition (a class storing only some names apart, its fields, keeps the
     others as attributes): as the item, `self.X[name] = value` (or `self.__dict__["X"][name] = value`), or
     handed to the item, `self.X[name].add(value)` or `self.X[name].value = value`. Assignments make items of X."""
-    positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
-    if len(positional) != 3:
+    if (named := setattr_parameters(setattr_method)) is None:
         return None
-    receiver, name, value = (argument.arg for argument in positional)
+    receiver, name, value = named
 
     def named_item(node: ast.expr) -> str | None:  # `self.X[name]` -> "X"
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name:
