@@ -270,6 +270,14 @@ LAYOUT = {
     "ptyprocess": ("ptyprocess", "tests"), "pyfiglet": ("pyfiglet", None), "pygame-gui": ("pygame_gui", None),
     "pysdl2": ("sdl2", None), "pythran": ("pythran", None), "redbaron": ("redbaron", "tests"),
     "sly": ("src/sly", "tests"), "sopel": ("sopel", None), "ursina": ("ursina", None), "wily": ("src/wily", "test"),
+    # the thirty-fourth corpus, frozen at 7371525
+    "abjad": ("abjad", None), "apprise": ("apprise", "tests"), "cairocffi": ("cairocffi", None),
+    "customtkinter": ("customtkinter", None), "discogs-client": ("discogs_client", None), "flexx": ("flexx", None),
+    "guizero": ("guizero", "tests"), "mingus": ("mingus", None),
+    "musicbrainzngs": ("musicbrainzngs", "test"), "nevergrad": ("nevergrad", None),
+    "pygubu": ("src/pygubu", "tests"), "pyrate-limiter": ("pyrate_limiter", "tests"), "pyswarms": ("pyswarms", None),
+    "pytube": ("pytube", "tests"), "pyvo": ("pyvo", None), "remi": ("remi", None), "spotdl": ("spotdl", "tests"),
+    "tkintermapview": ("tkintermapview", None), "ttkbootstrap": ("src/ttkbootstrap", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
