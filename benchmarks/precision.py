@@ -278,6 +278,14 @@ LAYOUT = {
     "pygubu": ("src/pygubu", "tests"), "pyrate-limiter": ("pyrate_limiter", "tests"), "pyswarms": ("pyswarms", None),
     "pytube": ("pytube", "tests"), "pyvo": ("pyvo", None), "remi": ("remi", None), "spotdl": ("spotdl", "tests"),
     "tkintermapview": ("tkintermapview", None), "ttkbootstrap": ("src/ttkbootstrap", "tests"),
+    # the thirty-fifth corpus, frozen at b83fa37
+    "commonmark": ("commonmark", None), "dacite": ("dacite", "tests"), "deluge": ("deluge", None),
+    "glances": ("glances", "tests"), "i3ipc": ("i3ipc", None), "justext": ("justext", "tests"),
+    "mitogen": ("mitogen", "tests"),
+    "ptpython": ("src/ptpython", "tests"), "pyquery": ("pyquery", "tests"), "pywal": ("pywal", "tests"),
+    "ranger-fm": ("ranger", None), "s-tui": ("s_tui", "tests"), "sqlite-utils": ("sqlite_utils", "tests"),
+    "trafilatura": ("trafilatura", "tests"), "typeguard": ("src/typeguard", "tests"),
+    "wikipedia": ("wikipedia", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
