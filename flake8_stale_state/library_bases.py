@@ -366,6 +366,19 @@ class LibraryClasses:
                 self.missing[qualified] = missing
         return self.reads[qualified]
 
+    def _through_imported_name(self, module: str, name: str) -> str | None:
+        """`xmlrpc.xmlrpc_server.SimpleXMLRPCServer` where no module is `xmlrpc.xmlrpc_server` but the module
+        `xmlrpc` (defusedxml's) binds `xmlrpc_server` by an import (`from xmlrpc import server as
+        xmlrpc_server`): the class as that import names it, `xmlrpc.server.SimpleXMLRPCServer`."""
+        parts = module.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.module_summary(".".join(parts[:cut]))
+            if summary is not None:
+                facts, package = summary
+                target = qualified_name(".".join(parts[cut:]), facts.imports, package, self.finder.fallback_of(facts))
+                return f"{target}.{name}" if target else None
+        return None
+
     def _follow(self, qualified: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         reads: set[str] = set()
         traits: set[str] = set()
@@ -374,6 +387,11 @@ class LibraryClasses:
         while pending and len(seen) <= MAX_CLASSES:
             module, _, name = pending.pop().rpartition(".")
             summary = self.module_summary(module) if module else None
+            if summary is None and (imported := self._through_imported_name(module, name)) is not None:
+                if imported not in seen:
+                    seen.add(imported)
+                    pending.append(imported)
+                continue
             if summary is None:
                 if (members := compiled_stdlib_members(f"{module}.{name}")) is not None:
                     reads |= members[0]

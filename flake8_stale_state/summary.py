@@ -1089,6 +1089,15 @@ def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receive
     return False
 
 
+def mapping_owner(node: ast.expr) -> ast.expr | None:
+    """`obj` of `obj.__dict__` or `vars(obj)`: the object whose attributes the mapping holds."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return node.value
+    if isinstance(node, ast.Call) and dotted_name(node.func) == "vars" and len(node.args) == 1 and not node.keywords:
+        return node.args[0]
+    return None
+
+
 def setattr_parameters(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str, str] | None:
     """The names of `__setattr__(self, name, value)`'s three parameters, if it takes those."""
     positional = [*setattr_method.args.posonlyargs, *setattr_method.args.args]
@@ -2647,6 +2656,9 @@ class Summarizer(ast.NodeVisitor):
     def visit_Return(self, node: ast.Return) -> None:
         if self.functions and isinstance(node.value, ast.Call) and (callee := dotted_name(node.value.func)):
             self.builder.returns_call(self.functions[-1].name, callee)  # `return Field(...)`: a factory
+        owner = mapping_owner(node.value) if node.value is not None else None
+        if owner is not None and not self._is_receiver(owner):
+            self._whole_object_of(owner)  # `return stats.__dict__`: every value handed to the caller
         self.generic_visit(node)
 
     def visit_FormattedValue(self, node: ast.FormattedValue) -> None:
