@@ -2503,6 +2503,8 @@ class Summarizer(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.ctx, ast.Load) and string_value(node.slice) is None:
             self._whole_parameter(node.value)  # `value = obj.__dict__[name]`
+        elif isinstance(node.ctx, ast.Load):
+            self._keyed_read_of(node.value, node.slice)
         if self._is_receiver_dict(node.value):
             self.whole_handled.add(id(node.value))
             if isinstance(node.ctx, ast.Load):
@@ -2521,7 +2523,17 @@ class Summarizer(ast.NodeVisitor):
             name = string_value(node.left)
             if name is not None:
                 self.builder.read(name, self.scope.owner_class, as_written=False)
+        elif len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            self._keyed_read_of(node.comparators[0], node.left)
         self.generic_visit(node)
+
+    def _keyed_read_of(self, mapping: ast.expr, key: ast.expr) -> None:
+        """`obj.__dict__["x"]`, `vars(obj).get("x")`, `"x" in obj.__dict__`: a read of `x` on another object,
+        as the receiver's own mapping looked up by a constant key reads that name."""
+        owner = mapping_owner(mapping)
+        name = string_value(key)
+        if owner is not None and name is not None and not self._is_receiver(owner):
+            self._read(name, owner, as_written=False)
 
     def visit_Call(self, node: ast.Call) -> None:
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
@@ -2627,6 +2639,8 @@ class Summarizer(ast.NodeVisitor):
                     self.builder.assigns_unnamed()  # `self.__dict__.update(options)`
             else:
                 self._whole_object()  # items(), values(), copy(), ...
+        elif isinstance(func, ast.Attribute) and func.attr in KEYED_DICT_METHODS and positional:
+            self._keyed_read_of(func.value, positional[0])  # `vars(obj).get("x")`
         if callee in DEBUG_CALLS or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS):
             self.debug_depth += 1
             self.generic_visit(node)
