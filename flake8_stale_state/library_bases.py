@@ -388,36 +388,34 @@ class LibraryClasses:
             module, _, name = pending.pop().rpartition(".")
             summary = self.module_summary(module) if module else None
             if summary is None and (imported := self._through_imported_name(module, name)) is not None:
-                if imported not in seen:
-                    seen.add(imported)
-                    pending.append(imported)
-                continue
-            if summary is None:
+                found: list[str | None] = [imported]
+            elif summary is None:
                 if (members := compiled_stdlib_members(f"{module}.{name}")) is not None:
                     reads |= members[0]
                     methods |= members[1]
                 elif module:  # not installed, or compiled: what it reads is unknown
                     traits.add("opaque")
                 continue
-            facts, package = summary
-            info = facts.classes.get(name)
-            fallback = self.finder.fallback_of(facts)
-            if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
-                found = [qualified_name(name, facts.imports, package, fallback)]
-                if found[0] is None:
-                    found = [f"{star}.{name}" for star in star_modules(facts, package)]
             else:
-                # what it reads through `self`, and what its body declares (`delimiter = None` in `csv.Dialect`,
-                # which compiled code reads): the attributes it offers its subclasses to set
-                reads |= facts.class_reads.get(name, set())
-                reads.update(info.body_names)
-                methods.update(info.methods)
-                traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
-                                                       ("reads_public", info.reads_public)) if has)
-                if INIT_PARAMETERS_MARK in facts.patterns.get(name, ()):
-                    traits.add("reads_parameters")
-                found = [qualified_name(base, facts.imports, package, fallback)
-                         or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
+                facts, package = summary
+                info = facts.classes.get(name)
+                fallback = self.finder.fallback_of(facts)
+                if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
+                    found = [qualified_name(name, facts.imports, package, fallback)]
+                    if found[0] is None:
+                        found = [f"{star}.{name}" for star in star_modules(facts, package)]
+                else:
+                    # what it reads through `self`, and what its body declares (`delimiter = None` in `csv.Dialect`,
+                    # which compiled code reads): the attributes it offers its subclasses to set
+                    reads |= facts.class_reads.get(name, set())
+                    reads.update(info.body_names)
+                    methods.update(info.methods)
+                    traits.update(trait for trait, has in (("registers", info.registers), ("reads_all", info.reads_all),
+                                                           ("reads_public", info.reads_public)) if has)
+                    if INIT_PARAMETERS_MARK in facts.patterns.get(name, ()):
+                        traits.add("reads_parameters")
+                    found = [qualified_name(base, facts.imports, package, fallback)
+                             or (f"{module}.{base}" if base in facts.classes else None) for base in info.bases]
             for base in found:
                 if base and base not in seen:
                     seen.add(base)
