@@ -1067,24 +1067,25 @@ def empty_list_targets(target: ast.expr, value: ast.expr | None) -> list[ast.exp
 ITEM_STORES = {"__setitem__", "update", "setdefault"}
 
 
+def is_named(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def stores_items(setattr_method: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:
     """A `__setattr__` that stores the value as an item of the object, a mapping: `self[name] = value`,
     `self.__setitem__(name, value)`, `self.update({name: value})`, `super().__setitem__(...)`,
     `dict.__setitem__(self, ...)`, `setdefault` alike. Not `self.__dict__[name] = value` nor
     `object.__setattr__(self, ...)`: those store an attribute like any other."""
-    def is_receiver(node: ast.expr) -> bool:
-        return isinstance(node, ast.Name) and node.id == receiver
-
     for node in walk(setattr_method):
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(target, ast.Subscript) and is_receiver(target.value) for target in targets):
+            if any(isinstance(target, ast.Subscript) and is_named(target.value, receiver) for target in targets):
                 return True
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ITEM_STORES:
             owner = node.func.value
-            if is_receiver(owner) or is_super_call(owner):
+            if is_named(owner, receiver) or is_super_call(owner):
                 return True
-            if node.args and is_receiver(node.args[0]):  # `dict.__setitem__(self, ...)`, `dict.update(self, ...)`
+            if node.args and is_named(node.args[0], receiver):  # `dict.__setitem__(self, ...)`, `dict.update(self)`
                 return True
     return False
 
@@ -1109,17 +1110,13 @@ def statements_for_most_names(body: list[ast.stmt], name: str) -> Iterator[ast.s
     `if name in ("_id", "_world"):` (or `==`) its `else` branch, of `not in` (or `!=`) its body."""
     for statement in body:
         test = statement.test if isinstance(statement, ast.If) else None
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
-                and test.left.id == name and (string_value(test.comparators[0]) is not None
-                                              or iterated_strings(test.comparators[0]) is not None):
+        listed = test.comparators[0] if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
+        if listed is not None and is_named(test.left, name) \
+                and (string_value(listed) is not None or iterated_strings(listed) is not None):
             listed_first = isinstance(test.ops[0], (ast.In, ast.Eq))
             yield from statements_for_most_names(statement.orelse if listed_first else statement.body, name)
         else:
             yield statement
-
-
-def is_named(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def stores_as_attribute(node: ast.AST, receiver: str, name: str) -> bool:
@@ -1200,20 +1197,20 @@ def mapping_storing_values(setattr_method: ast.FunctionDef | ast.AsyncFunctionDe
     receiver, name, value = named
 
     def named_item(node: ast.expr) -> str | None:  # `self.X[name]` -> "X"
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name:
+        if isinstance(node, ast.Subscript) and is_named(node.slice, name):
             held = held_mapping(node.value, receiver)
             return held if held != "__dict__" else None
         return None
 
     for node in setattr_method.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == value:
+        if isinstance(node, ast.Assign) and is_named(node.value, value):
             for target in node.targets:
                 held = named_item(target.value if isinstance(target, ast.Attribute) else target)
                 if held is not None:
                     return held
         call = node.value if isinstance(node, ast.Expr) else None
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                and any(isinstance(a, ast.Name) and a.id == value for a in call.args) \
+                and any(is_named(argument, value) for argument in call.args) \
                 and (held := named_item(call.func.value)) is not None:
             return held
     return None
