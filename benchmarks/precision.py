@@ -286,6 +286,13 @@ LAYOUT = {
     "ranger-fm": ("ranger", None), "s-tui": ("s_tui", "tests"), "sqlite-utils": ("sqlite_utils", "tests"),
     "trafilatura": ("trafilatura", "tests"), "typeguard": ("src/typeguard", "tests"),
     "wikipedia": ("wikipedia", "tests"),
+    # the thirty-sixth corpus, frozen at 6bbb588
+    "apptools": ("apptools", None), "csvkit": ("csvkit", "tests"), "eel": ("eel", None),
+    "leather": ("leather", "tests"), "meshio": ("src/meshio", "tests"), "ming": ("ming", None),
+    "molotov": ("molotov", None), "parsimonious": ("parsimonious", None), "pretty-midi": ("pretty_midi", "tests"),
+    "pyface": ("pyface", None), "pygal": ("pygal", None), "pynetdicom": ("pynetdicom", None), "pyte": ("pyte", "tests"),
+    "qtawesome": ("qtawesome", None), "robotframework": ("src/robot", None), "traitsui": ("traitsui", None),
+    "vedo": ("vedo", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -324,6 +331,8 @@ SAMPLED = {
     "ete3": "30 of 60 unhinted findings at 02d55e5, and the 2 hinted ones",
     # the thirty-third corpus: one random.seed(20261211) draw at 7e8b4f3
     "ursina": "30 of 76 unhinted findings at 7e8b4f3, and the 11 hinted ones",
+    # the thirty-sixth corpus: one random.seed(20261205) draw at 6bbb588
+    "vedo": "30 of 77 unhinted findings at 6bbb588, and the 2 hinted ones",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
