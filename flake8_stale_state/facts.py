@@ -301,6 +301,8 @@ WHOLE_MARK = "\0whole"
 INIT_PARAMETERS_MARK = "\0.init\0*"
 # builtins whose instances in a class body take over `self.x = v` (a `property` without a setter raises)
 BUILTIN_DATA_DESCRIPTORS = {"property", "builtins.property"}
+# decorators whose result the class's other facts already tell (a property's setter, a static method)
+PLAIN_WRAPPERS = {"property", "staticmethod", "classmethod", "abstractmethod", "abc.abstractmethod"}
 # an interface's attribute, declared for users with its documentation: `monitor = Attribute("The monitor.")`
 INTERFACE_ATTRIBUTES = {"zope.interface.Attribute", "zope.interface.interface.Attribute"}
 STRING_READERS = {"getattr", "hasattr", "delattr", "object.__getattribute__"}
@@ -619,9 +621,14 @@ class FactsBuilder:
     def leave_class(self) -> None:
         self.class_stack.pop()
 
-    def method(self, name: str, decorators: list[str]) -> None:
-        """A function defined directly in a class body (called once the scope has entered it)."""
+    def method(self, name: str, decorators: list[str], wrapper: str | None = None) -> None:
+        """A function defined directly in a class body (called once the scope has entered it); `wrapper`: its
+        outermost decorator, where that is no call, which binds the name to what it returns (`@setter def
+        generation_time` binds `generation_time = setter(generation_time)`, a data descriptor where `setter`'s
+        class defines `__set__`)."""
         cls = self._current_class()
+        if wrapper and wrapper not in PLAIN_WRAPPERS and not wrapper.endswith((".setter", ".getter", ".deleter")):
+            cls.body_calls[name] = wrapper
         if name == "__setattr__" and not cls.registers:
             self.facts.classes[self.class_stack[-1]] = cls = cls._replace(registers=True)
         if "staticmethod" in decorators:

@@ -163,9 +163,10 @@ DEFINITION_TERM = re.compile(r"^\s*(`{0,2})(\w+)\1\s*$")
 SPHINX_PARAMETER = re.compile(r"^\s*:(?:param|parameter|arg|argument|type)\s+(?:[^:\n]*\s)?(\w+)\s*:",
                               re.MULTILINE)
 # an attribute any docstring names for its readers: a Sphinx `:attr:` role, a class's attribute quoted as code
-# (``InteractiveParser.result``, `Config.verbose`), a quoted name called an attribute ("the 'x509' attribute"), or
-# one named on `self` ("available as self.localaddress"); each pattern with the text it cannot match without, so
-# that a docstring is searched only for the forms it may hold, and whether it is Sphinx markup
+# (``InteractiveParser.result``, `Config.verbose`; or in prose, `PROSE_REFERENCE`), a quoted name called an
+# attribute ("the 'x509' attribute"), or one named on `self` ("available as self.localaddress"); each pattern with
+# the text it cannot match without, so that a docstring is searched only for the forms it may hold, and whether it
+# is Sphinx markup
 ATTRIBUTE_REFERENCES = (
     (":attr:`", re.compile(rf"{ATTR_ROLE}(\w+)`"), True),
     ("`", re.compile(r"(?<![\w`])``?[A-Z]\w*\.([a-z_]\w*)``?(?![\w`])"), False),
@@ -176,6 +177,9 @@ ATTRIBUTE_REFERENCES = (
 QUOTED = r"['\"`]{1,2}\w+['\"`]{1,2}"
 ATTRIBUTE_LIST = re.compile(rf"\b[Aa]ttributes?\s+({QUOTED}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){QUOTED})*)")
 QUOTED_NAME = re.compile(r"['\"`]{1,2}(\w+)['\"`]{1,2}")
+# a class's attribute named in a docstring's prose: "the errors are stored in Ellipsoid.va_error", not a chain of
+# names (`Shape.fit.residue`)
+PROSE_REFERENCE = re.compile(r"(?<![\w`.])[A-Z]\w*\.([a-z_]\w*)(?!\w|\.\w)")
 SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
@@ -590,6 +594,22 @@ def docstring_listed_names(doc: str) -> set[str]:
             if indentation(description) > indentation(line):
                 found.add(term.group(2))
     return found
+
+
+def doc_prose(doc: str) -> str:
+    """A docstring but for its doctests: their `>>> ` and `... ` lines, and the output shown under them."""
+    if ">>>" not in doc:
+        return doc
+    prose: list[str] = []
+    example = False
+    for line in doc.splitlines():
+        if DOCTEST_PROMPT.match(line):
+            example = True
+        elif not line.strip():
+            example = False
+        if not example:
+            prose.append(line)
+    return "\n".join(prose)
 
 
 def doc_examples(doc: str) -> Iterator[ast.Module]:
@@ -1928,6 +1948,7 @@ class Summarizer(ast.NodeVisitor):
         self._unbind(node.targets)
         for target in node.targets:
             self._feed_item(target)
+            self._class_changed(target, node.value)
         if len(node.targets) == 1:  # in `n = self.n = self.n + 1` the value goes elsewhere too
             self._feed_self(node.targets[0], node.value)
         if any(isinstance(t, ast.Attribute) and t.attr == "__dict__" for t in node.targets):
@@ -1936,6 +1957,13 @@ class Summarizer(ast.NodeVisitor):
             self.moving_depth -= 1
         else:
             self.generic_visit(node)
+
+    def _class_changed(self, target: ast.expr, value: ast.expr) -> None:
+        """`self.__class__ = RingBufferFull`: the object runs that class's methods from then on, which read
+        through their receiver what this class's methods wrote."""
+        if (isinstance(target, ast.Attribute) and target.attr == "__class__" and self._is_receiver(target.value)
+                and (cls := dotted_name(value))):
+            self.builder.runs_methods_of(cls.rpartition(".")[2], "__class__")
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._list_bindings(node, [node.target], node.value)
@@ -2809,6 +2837,9 @@ class Summarizer(ast.NodeVisitor):
             for listed in ATTRIBUTE_LIST.findall(doc):
                 for name in QUOTED_NAME.findall(listed):
                     self.builder.documented(name)
+        if "." in doc:
+            for name in PROSE_REFERENCE.findall(doc_prose(doc)):
+                self.builder.documented(name)
         if self.scope.owner_class and "self." in doc:  # `self` names an instance in a class only
             for name in SELF_REFERENCE.findall(doc):
                 self.builder.documented(name)
@@ -2839,7 +2870,9 @@ class Summarizer(ast.NodeVisitor):
         if lists is not None:
             self.method_lists.append(lists)
         if method is not None:
-            self.builder.method(node.name, decorators)
+            outer = node.decorator_list[0] if node.decorator_list else None
+            self.builder.method(node.name, decorators,
+                                None if outer is None or isinstance(outer, ast.Call) else dotted_name(outer))
             if node.name == "__init__":
                 self.builder.init_parameters([a.arg for a in (*positional, *arguments.kwonlyargs)
                                               if a.arg != self.scope.receiver])
