@@ -778,6 +778,21 @@ class PackageIndex:
         """Methods and properties of the classes related to `cls`."""
         return self._over_related(self._methods, cls)
 
+    @cached_property
+    def _bound_on_classes(self) -> dict[str, set[str]]:
+        """Class name -> the names a module's top level binds on the class to an object named there, a function
+        defined elsewhere above all (`Plotter.timer_callback = timer_callback`): methods, no state of objects."""
+        bound: dict[str, set[str]] = {}
+        for facts in self.keyed_files.values():
+            for write in facts.writes:
+                if write.method is None and write.cls is None and write.shared and write.owner in self.class_bases:
+                    bound.setdefault(write.owner, set()).add(write.name)
+        return bound
+
+    def bound_on_class(self, cls: str) -> AbstractSet[str]:
+        """What a module's top level binds on the classes related to `cls`, as `_bound_on_classes` tells."""
+        return self._over_related(self._bound_on_classes, cls)
+
     @property
     def package_classes(self) -> Collection[str]:
         return self.class_bases.keys()  # every class of the package has an entry, bases or not

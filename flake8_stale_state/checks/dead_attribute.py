@@ -158,7 +158,7 @@ def hint_candidates(cls: str, index: PackageIndex) -> tuple[frozenset[str], froz
     """The names a hint for a write of `cls` may give, as written in the class: attributes read on its
     classes, those read on `cls` itself, and those of the first that nothing there assigns."""
     assigned = index.names_assigned_on(cls)
-    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls)
+    own = {display_name(n, cls) for n in index.names_read_on(cls)} - index.methods_of(cls) - index.bound_on_class(cls)
     own = {name for name in own if is_attribute_name(name)}
     same_class = frozenset(display_name(n, cls) for n in index.names_read_on_class(cls))
     unassigned = frozenset(name for name in own if mangled(name, cls) not in assigned)
