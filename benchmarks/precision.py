@@ -293,6 +293,14 @@ LAYOUT = {
     "pyface": ("pyface", None), "pygal": ("pygal", None), "pynetdicom": ("pynetdicom", None), "pyte": ("pyte", "tests"),
     "qtawesome": ("qtawesome", None), "robotframework": ("src/robot", None), "traitsui": ("traitsui", None),
     "vedo": ("vedo", None),
+    # the thirty-seventh corpus, frozen at 857f4f5
+    "PyPDF2": ("PyPDF2", None), "alive-progress": ("alive_progress", None), "buildozer": ("buildozer", "tests"),
+    "clint": ("clint", None), "durus": ("durus", "test"), "enlighten": ("enlighten", "tests"), "halo": ("halo", None),
+    "hvplot": ("hvplot", None), "ipwhois": ("ipwhois", None), "marko": ("marko", "tests"), "pdfkit": ("pdfkit", None),
+    "plotnine": ("plotnine", "tests"), "progressbar2": ("progressbar", "tests"), "pyhf": ("src/pyhf", None),
+    "pypandoc": ("pypandoc", "tests"), "pyscroll": ("pyscroll", None), "pysolar": ("pysolar", "test"),
+    "thorpy": ("thorpy", None), "timezonefinder": ("timezonefinder", "tests"), "uproot": ("src/uproot", "tests"),
+    "yake": ("yake", "tests"), "yaspin": ("yaspin", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
