@@ -1573,6 +1573,8 @@ class Summarizer(ast.NodeVisitor):
         # of the classes around the node, innermost last: attribute -> the names its every write through self
         # can spell (`self._private_name = f"_{name}"`), None where some write assigns anything else
         self.name_attributes: list[dict[str, set[str] | None]] = []
+        # of the classes around the node: (public attribute, attribute of self) of `self.fit = self.englobe`
+        self.method_aliases: list[list[tuple[str, str]]] = []
         self.module_listed: dict[str, list[str]] = {}  # module-level name -> the strings a literal bound to it lists
         self.bodies_listed: dict[str, set[str]] = {}  # the same, of every class body of the module
         self.passed: tuple[Passed, Passed] | None = None  # `passed_strings` of the module, once asked for
@@ -2440,10 +2442,12 @@ class Summarizer(ast.NodeVisitor):
             made = constructor_of(callee)
             if callee and self._is_receiver(node.value) and self._weak_with_callback(value, callee):
                 self.builder.read(node.attr, self.scope.owner_class)
-            if self._is_receiver(node.value) and (aliased := self._self_attribute(value)) is not None \
-                    and is_respelling(node.attr, aliased.attr):
-                # `self.setComment = self.set_comment`: the object's interface in its users' other convention
-                self.builder.read(node.attr, self.scope.owner_class)
+            if self._is_receiver(node.value) and (aliased := self._self_attribute(value)) is not None:
+                if is_respelling(node.attr, aliased.attr):
+                    # `self.setComment = self.set_comment`: the object's interface in its users' other convention
+                    self.builder.read(node.attr, self.scope.owner_class)
+                elif not node.attr.startswith("_") and self.method_aliases:
+                    self.method_aliases[-1].append((node.attr, aliased.attr))  # a method's other name, if one
             if self._is_receiver(node.value) and isinstance(value, ast.Name) and not node.attr.startswith("_") \
                     and self.functions and value.id in self.functions[-1].defined \
                     and value.id not in self.functions[-1].parameters:
@@ -2785,6 +2789,7 @@ class Summarizer(ast.NodeVisitor):
         self.kept.append(KeptObjects())
         self.looped.append(LoopedLookups())
         self.name_attributes.append({})
+        self.method_aliases.append([])
         self._note_attribute_docstrings(node)
         doc = class_documentation(node)
         if doc:
@@ -2818,6 +2823,10 @@ class Summarizer(ast.NodeVisitor):
         for name in sorted(kept.added) if kept.takes_ids else ():
             self.builder.read(name, node.name)
         self.name_attributes.pop()
+        methods = self.builder.facts.classes[node.name].methods
+        for alias, method in self.method_aliases.pop():
+            if method in methods:  # `self.fit_to_children = self.englobe_children`: the object's interface
+                self.builder.read(alias, node.name)
         keys = self.class_keys.pop()
         self.seeded.update(keys.read_again())
         self.seeding_methods.extend(keys.seeding_methods(self.source))

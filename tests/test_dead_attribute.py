@@ -59,7 +59,7 @@ def test_ignore_names_takes_globs():
     ignored = ("warm*", "total_step", "of", "spacebefore", "end_*", "checkpoint_interval", "*inform_on_change",
                "?r_conflict", "relu_funcs", "a?", "lt", "background_fill_*", "_when_*", "press_count?",
                "_frequency_*", "_neighbor[s]", "security_group", "_volume", "_pitch", "_balance",
-               "veloctiy")
+               "veloctiy", "timer_*", "background_colour")
     assert set(messages(path, ignore_names=ignored)) == {13}
 
 
