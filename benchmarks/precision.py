@@ -301,6 +301,11 @@ LAYOUT = {
     "pypandoc": ("pypandoc", "tests"), "pyscroll": ("pyscroll", None), "pysolar": ("pysolar", "test"),
     "thorpy": ("thorpy", None), "timezonefinder": ("timezonefinder", "tests"), "uproot": ("src/uproot", "tests"),
     "yake": ("yake", "tests"), "yaspin": ("yaspin", "tests"),
+    # the thirty-eighth corpus, frozen at 3e38159
+    "argh": ("src/argh", "tests"), "harlequin": ("src/harlequin", None), "mail-parser": ("src/mailparser", "tests"),
+    "nextcord": ("nextcord", None), "opsdroid": ("opsdroid", None), "rasa-sdk": ("rasa_sdk", None),
+    "rich-click": ("src/rich_click", "tests"), "slack-bolt": ("slack_bolt", None),
+    "trogon": ("trogon", None), "visidata": ("visidata", None), "yagmail": ("yagmail", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
