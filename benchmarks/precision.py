@@ -306,6 +306,10 @@ LAYOUT = {
     "nextcord": ("nextcord", None), "opsdroid": ("opsdroid", None), "rasa-sdk": ("rasa_sdk", None),
     "rich-click": ("src/rich_click", "tests"), "slack-bolt": ("slack_bolt", None),
     "trogon": ("trogon", None), "visidata": ("visidata", None), "yagmail": ("yagmail", "tests"),
+    # the thirty-ninth corpus, frozen at 3e38159
+    "broadlink": ("broadlink", None), "pyhomematic": ("pyhomematic", "tests"), "pylutron": ("pylutron", "tests"),
+    "python-miio": ("miio", None), "python-vxi11": ("vxi11", None), "pyvisa-py": ("pyvisa_py", None),
+    "pywemo": ("pywemo", None), "qcodes": ("src/qcodes", "tests"), "tekore": ("src/tekore", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -346,6 +350,8 @@ SAMPLED = {
     "ursina": "30 of 76 unhinted findings at 7e8b4f3, and the 11 hinted ones",
     # the thirty-sixth corpus: one random.seed(20261205) draw at 6bbb588
     "vedo": "30 of 77 unhinted findings at 6bbb588, and the 2 hinted ones",
+    # the thirty-ninth corpus: one random.seed(20261206) draw at 3e38159
+    "qcodes": "30 of 51 unhinted findings at 3e38159, and the 5 hinted ones",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
