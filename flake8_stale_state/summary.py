@@ -633,7 +633,7 @@ def doc_examples(doc: str) -> Iterator[ast.Module]:
                 continue
 
 
-def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     return every + [star for star in (arguments.vararg, arguments.kwarg) if star]
@@ -1566,6 +1566,7 @@ class Summarizer(ast.NodeVisitor):
         self.class_nodes: dict[str, list[ast.ClassDef]] = {}  # class name -> each class of that name
         self.loops = 0  # loops and comprehensions around the node
         self.lambdas = 0
+        self.lambda_parameters: list[set[str]] = []  # of the lambdas around the node, innermost last
         self.block = 0  # the statement list around the node (`block_key`)
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
@@ -1934,7 +1935,9 @@ class Summarizer(ast.NodeVisitor):
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.lambdas += 1  # SS102's collector does not look into lambdas
+        self.lambda_parameters.append({argument.arg for argument in parameters(node)})
         self.generic_visit(node)
+        self.lambda_parameters.pop()
         self.lambdas -= 1
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -1959,6 +1962,15 @@ class Summarizer(ast.NodeVisitor):
             self.moving_depth -= 1
         else:
             self.generic_visit(node)
+
+    def _registers_under(self, value: ast.expr | None, name: str) -> bool:
+        """`self.add_slot("before")`, `self.attr("codecs", parser=str)`, `self.add_parameter(name="repeat")`: a
+        method of the object's given the attribute's own name, first or as a keyword, which makes the value under
+        that name (a parameter, a slot, a parsed field): the object hands it out by the name as well."""
+        if not isinstance(value, ast.Call) or self._self_attribute(value.func) is None:
+            return False
+        given = [*value.args[:1], *(keyword.value for keyword in value.keywords)]
+        return any(string_value(argument) == name for argument in given)
 
     def _class_changed(self, target: ast.expr, value: ast.expr) -> None:
         """`self.__class__ = RingBufferFull`: the object runs that class's methods from then on, which read
@@ -2144,10 +2156,12 @@ class Summarizer(ast.NodeVisitor):
                 local.listed[argument.id] = [listed_marker(names[0])]
 
     def _parameter_markers(self, name: str, each: bool) -> list[str] | None:
-        """A named function's parameter: what its calls in the module pass it, resolved at the module's end. A
-        special method's callers are Python's, and a lambda's nameless."""
+        """A named function's parameter: what its calls in the module pass it, resolved at the module's end, in
+        a lambda of the function too (`return lambda _: getattr(self, attribute)`). A special method's callers
+        are Python's, and a lambda's own parameters nameless callers'."""
         local = self.functions[-1] if self.functions else None
-        if local is None or name not in local.parameters or self.lambdas or is_dunder(local.name):
+        if local is None or name not in local.parameters or is_dunder(local.name) \
+                or any(name in names for names in self.lambda_parameters):
             return None
         position = local.passed.index(name) if name in local.passed else -1
         return [parameter_marker(local.name, position, name, each)]
@@ -2448,6 +2462,9 @@ class Summarizer(ast.NodeVisitor):
                     self.builder.read(node.attr, self.scope.owner_class)
                 elif not node.attr.startswith("_") and self.method_aliases:
                     self.method_aliases[-1].append((node.attr, aliased.attr))  # a method's other name, if one
+            if self._is_receiver(node.value) and self._registers_under(value, node.attr):
+                # `self.point_s12 = self.add_parameter(name="point_s12", ...)`: the object keeps it by that name too
+                self.builder.read(node.attr, self.scope.owner_class)
             if self._is_receiver(node.value) and isinstance(value, ast.Name) and not node.attr.startswith("_") \
                     and self.functions and value.id in self.functions[-1].defined \
                     and value.id not in self.functions[-1].parameters:
