@@ -596,6 +596,19 @@ def docstring_listed_names(doc: str) -> set[str]:
     return found
 
 
+def only_keyed(function: ast.AST, name: str) -> bool:
+    """Every use of the local `name` in the function looks one key up: `name[k]` (read, set or deleted),
+    `name.get(k)` and the other keyed methods, `k in name`."""
+    keyed: set[int] = set()
+    for node in walk(function):
+        if isinstance(node, ast.Subscript) or (isinstance(node, ast.Attribute) and node.attr in KEYED_USES):
+            keyed.add(id(node.value))
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            keyed.add(id(node.comparators[0]))
+    return all(id(node) in keyed for node in walk(function)
+               if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load))
+
+
 def doc_prose(doc: str) -> str:
     """A docstring but for its doctests: their `>>> ` and `... ` lines, and the output shown under them."""
     if ">>>" not in doc:
@@ -693,6 +706,8 @@ class FunctionLocals:
     listed: dict[str, list[str]] = field(default_factory=dict)  # local name -> the strings a literal lists
     receiver_names: set[str] = field(default_factory=set)  # loop names over `dir(self)`: any attribute's name
     dicts: dict[str, int] = field(default_factory=dict)  # local name -> the parameter whose `__dict__` it holds
+    own_dicts: set[str] = field(default_factory=set)  # local names standing for the receiver's own `__dict__`
+    definition: ast.AST | None = None  # the function's node
     options: str | None = None  # the `**` parameter: options its callers name
     bound_name: str | None = None  # in `__set_name__`: the parameter naming the attribute the descriptor is bound to
     stored: dict[str, set[str]] = field(default_factory=dict)  # local name -> attributes of self it is stored in
@@ -2176,6 +2191,12 @@ class Summarizer(ast.NodeVisitor):
             local.dicts[target.id] = position  # `obj = obj.__dict__`
         if value is not None and self._is_receiver(value) and self.scope.owner_class:
             local.receivers[target.id] = self.scope.owner_class
+        if value is not None and not isinstance(value, ast.Name) and self._is_receiver_dict(value) \
+                and local.definition is not None and only_keyed(local.definition, target.id):
+            # `d = object.__getattribute__(self, "__dict__")`, then only `d["_props"]`, `d.get("_init")`, `k in d`:
+            # the name stands for the mapping, each lookup read as the mapping's own is; the binding reads nothing
+            local.own_dicts.add(target.id)
+            self.whole_handled.add(id(value))
         if isinstance(value, ast.Call):
             made = constructor_of(dotted_name(value.func))
             if made and isinstance(value.func, ast.Name) and any(made in f.parameters for f in self.functions):
@@ -2281,12 +2302,22 @@ class Summarizer(ast.NodeVisitor):
         return self._is_receiver(owner)
 
     def _is_receiver_dict(self, node: ast.expr) -> bool:
+        """`self.__dict__`, `vars(self)`, `super().__getattribute__("__dict__")` (a `__getattribute__` of its own
+        must look it up so), or a local name standing for one (`_bind_local`)."""
         if isinstance(node, ast.Name):
-            return node.id == self.restored_state and self.scope.method == "__setstate__"
+            return (node.id == self.restored_state and self.scope.method == "__setstate__"
+                    or bool(self.functions) and node.id in self.functions[-1].own_dicts)
         if isinstance(node, ast.Attribute):
             return node.attr == "__dict__" and self._is_receiver(node.value)
-        return (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
-                and dotted_name(node.func) in INTROSPECTORS and self._is_receiver(node.args[0]))
+        if not isinstance(node, ast.Call) or node.keywords:
+            return False
+        func, arguments = node.func, node.args
+        if isinstance(func, ast.Attribute) and func.attr == "__getattribute__":
+            if is_super_call(func.value):
+                return len(arguments) == 1 and string_value(arguments[0]) == "__dict__"
+            return (dotted_name(func.value) == "object" and len(arguments) == 2
+                    and self._is_receiver(arguments[0]) and string_value(arguments[1]) == "__dict__")
+        return len(arguments) == 1 and dotted_name(func) in INTROSPECTORS and self._is_receiver(arguments[0])
 
     def _walks_receiver(self, iterable: ast.expr) -> bool:
         """`self.__dict__`, `vars(self)`, their `keys()` or `items()`, or `dir(self)`: a loop over the receiver's
@@ -2915,7 +2946,7 @@ class Summarizer(ast.NodeVisitor):
                                passed=tuple(a.arg for a in positional if a.arg != self.scope.receiver),
                                options=arguments.kwarg.arg if arguments.kwarg else None,
                                bound_name=positional[2].arg if node.name == "__set_name__" and self.scope.is_method
-                               and len(positional) == 3 else None)
+                               and len(positional) == 3 else None, definition=node)
         for argument in every:
             if argument.arg != self.scope.receiver:
                 local.bind(argument.arg, annotation_classes(argument.annotation), argument)
