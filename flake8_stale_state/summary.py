@@ -1580,8 +1580,9 @@ class Summarizer(ast.NodeVisitor):
         self.guarded: list[tuple[ast.If, str, set[str]]] = []
         self.class_nodes: dict[str, list[ast.ClassDef]] = {}  # class name -> each class of that name
         self.loops = 0  # loops and comprehensions around the node
-        self.lambdas = 0
-        self.lambda_parameters: list[set[str]] = []  # of the lambdas around the node, innermost last
+        # the parameters of the lambdas around the node, innermost last (SS102's collector does not look into
+        # lambdas, and a lambda's own parameters are named by callers the package does not see)
+        self.lambda_parameters: list[set[str]] = []
         self.block = 0  # the statement list around the node (`block_key`)
         self.called: set[int] = set()  # id() of the attributes called, `self.m` in `self.m()`
         self.functions: list[FunctionLocals] = []  # of the functions around the node, innermost last
@@ -1942,18 +1943,16 @@ class Summarizer(ast.NodeVisitor):
             method.appended.add(attribute.attr)
 
     def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
-        if self.scope.is_method and self.method_lists and not self.lambdas:
+        if self.scope.is_method and self.method_lists and not self.lambda_parameters:
             self.method_lists[-1].never = True  # a generator (SS102)
         self.generic_visit(node)
 
     visit_YieldFrom = visit_Yield
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
-        self.lambdas += 1  # SS102's collector does not look into lambdas
         self.lambda_parameters.append({argument.arg for argument in parameters(node)})
         self.generic_visit(node)
         self.lambda_parameters.pop()
-        self.lambdas -= 1
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._list_bindings(node, node.targets, node.value)
@@ -2352,7 +2351,8 @@ class Summarizer(ast.NodeVisitor):
             owner = node.args[0]
         else:
             return None
-        if not isinstance(owner, ast.Name) or owner.id not in local.passed or self.lambdas or is_dunder(local.name):
+        if not isinstance(owner, ast.Name) or owner.id not in local.passed or self.lambda_parameters \
+                or is_dunder(local.name):
             return None
         return local.passed.index(owner.id)
 
@@ -2690,14 +2690,14 @@ class Summarizer(ast.NodeVisitor):
             self.called.add(id(func))
             if self.class_lists and self.scope.method not in CONSTRUCTORS and self._is_receiver(func.value):
                 self.class_lists[-1].calls.setdefault(self.scope.method or "", set()).add(func.attr)
-            if self.class_lists and self.scope.is_method and not self.lambdas:
+            if self.class_lists and self.scope.is_method and not self.lambda_parameters:
                 self.class_lists[-1].called.add(func.attr)
                 if self._is_receiver(func.value):
                     self.class_lists[-1].callers.setdefault(func.attr, set()).add(self.scope.method or "")
             if func.attr in APPENDERS:
                 self._list_append(func.value, per_element=func.attr == "extend")
-            elif (func.attr in ("pop", "remove") and self.scope.is_method and self.method_lists and not self.lambdas
-                  and isinstance(func.value, ast.Attribute)
+            elif (func.attr in ("pop", "remove") and self.scope.is_method and self.method_lists
+                  and not self.lambda_parameters and isinstance(func.value, ast.Attribute)
                   and dotted_name(func.value.value) == self.method_lists[-1].receiver):
                 self.class_lists[-1].drained.add(func.value.attr)
             elif (func.attr == "clear" and not node.args and self.scope.is_method and self.method_lists
