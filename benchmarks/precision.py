@@ -310,6 +310,12 @@ LAYOUT = {
     "broadlink": ("broadlink", None), "pyhomematic": ("pyhomematic", "tests"), "pylutron": ("pylutron", "tests"),
     "python-miio": ("miio", None), "python-vxi11": ("vxi11", None), "pyvisa-py": ("pyvisa_py", None),
     "pywemo": ("pywemo", None), "qcodes": ("src/qcodes", "tests"), "tekore": ("src/tekore", "tests"),
+    # the fortieth corpus, frozen at 40a6c82 (a distribution of one module: its file)
+    "canmatrix": ("src/canmatrix", "tests"), "flet": ("src/flet", "tests"), "ipyleaflet": ("ipyleaflet", None),
+    "memory-profiler": ("memory_profiler.py", None), "meson": ("mesonbuild", None),
+    "minimalmodbus": ("minimalmodbus.py", None), "objgraph": ("objgraph.py", None), "pygatt": ("pygatt", "tests"),
+    "pyinstrument": ("pyinstrument", "test"), "pympler": ("pympler", "test"), "pysimplegui": ("PySimpleGUI", None),
+    "python-mpv": ("mpv.py", None), "sounddevice": ("src/sounddevice.py", None),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
@@ -352,6 +358,8 @@ SAMPLED = {
     "vedo": "30 of 77 unhinted findings at 6bbb588, and the 2 hinted ones",
     # the thirty-ninth corpus: one random.seed(20261206) draw at 3e38159
     "qcodes": "30 of 51 unhinted findings at 3e38159, and the 5 hinted ones",
+    # the fortieth corpus: one random.seed(20261207) draw at 40a6c82
+    "pysimplegui": "30 of 57 unhinted findings at 40a6c82, and the hinted one",
 }
 HINT = re.compile(r"did you mean '([^']+)'")
 
@@ -480,7 +488,8 @@ def main() -> int:
             name, version = spec.split("==")
             folder, tests = LAYOUT[name]
             tree = sdist(name, version)
-            row = [spec, str(sum(1 for _ in (tree / folder).rglob("*.py"))), str(vulture_count(tree, folder, python))]
+            files = 1 if (tree / folder).is_file() else sum(1 for _ in (tree / folder).rglob("*.py"))
+            row = [spec, str(files), str(vulture_count(tree, folder, python))]
             if before_tool:
                 # a tool older than `--python` read standard-library bases only
                 before = ss101(tree, folder, tests, python if before_knows_python else None, before_tool)
