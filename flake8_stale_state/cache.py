@@ -11,7 +11,8 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from pathlib import Path
 
 from flake8_stale_state import __version__
@@ -62,9 +63,9 @@ class FactsCache:
         self.writable = folder is not None
         self.packages = packages  # whether package entries are read and written
 
-    def _entry(self, key: str) -> Path:
+    def _entry(self, key: str, suffix: str = ".json") -> Path:
         assert self.folder is not None
-        return self.folder / key[:2] / f"{key}.json"
+        return self.folder / key[:2] / f"{key}{suffix}"
 
     def _read(self, key: str) -> dict | None:
         """The entry stored under `key`; None if there is none, or it is unreadable or stored under another."""
@@ -78,17 +79,20 @@ class FactsCache:
         return data if isinstance(data, dict) and data.get("key") == key else None
 
     def _write(self, key: str, entry: dict) -> None:
+        # dumps, not dump: only the former uses the C encoder
+        self._write_lines(key, ".json", [json.dumps({"key": key, **entry}, separators=(",", ":"))])
+
+    def _write_lines(self, key: str, suffix: str, lines: Iterable[str]) -> None:
         if not self.writable:
             return
         import tempfile  # a run that writes nothing (a warm one) does without it
 
-        path = self._entry(key)
+        path = self._entry(key, suffix)
         try:
             self._prepare(path.parent)
             fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                # dumps, not dump: only the former uses the C encoder
-                stream.write(json.dumps({"key": key, **entry}, separators=(",", ":")))
+                stream.writelines(f"{line}\n" for line in lines)
             os.replace(temporary, path)
         except OSError:
             # a read-only or full cache folder costs speed, never findings
@@ -112,16 +116,35 @@ class FactsCache:
     def store_entry(self, key: str, entry: dict) -> None:
         self._write(key, entry)
 
-    def load_package(self, name: str, kind: str) -> dict[str, list]:
-        """The package entry of `name` for facts of `kind`: resolved path -> [status, digest, facts data]; empty
-        where there is none or it is unreadable (each record is checked where it is used)."""
-        data = self._read(entry_key(PACKAGE + name, kind)) if self.packages else None
-        files = data.get("files") if data is not None else None
-        return files if isinstance(files, dict) else {}
+    def load_package(self, name: str, kind: str) -> dict[str, str]:
+        """The package entry of `name` for facts of `kind`: resolved path -> the file's record, the JSON text of
+        [status, digest, facts data]; empty where there is none or it is unreadable (each record is parsed and
+        checked where it is used). A line per file, each parsed as its facts are taken: a package's facts
+        decoded whole at once would stand in memory beside the facts made of them, twice their size."""
+        if self.folder is None or not self.packages:
+            return {}
+        key = entry_key(PACKAGE + name, kind)
+        records = {}
+        try:
+            with open(self._entry(key, ".jsonl"), encoding="utf-8") as stream:
+                if json.loads(stream.readline()) != {"key": key}:
+                    return {}
+                for line in stream:
+                    path, tab, record = line.rstrip("\n").partition("\t")
+                    if not tab:
+                        return {}
+                    records[json.loads(path)] = record
+        except (OSError, ValueError, RecursionError):
+            return {}
+        return records
 
-    def store_package(self, name: str, kind: str, files: dict[str, list]) -> None:
+    def store_package(self, name: str, kind: str, files: Mapping[str, str]) -> None:
+        """`files`: resolved path -> the file's record as `load_package` gives it. JSON text holds no tab or
+        line break but within its strings, where they are escaped."""
         if self.packages:
-            self._write(entry_key(PACKAGE + name, kind), {"files": files})
+            key = entry_key(PACKAGE + name, kind)
+            records = (f"{json.dumps(path)}\t{record}" for path, record in files.items())
+            self._write_lines(key, ".jsonl", chain([json.dumps({"key": key})], records))
 
     def _prepare(self, folder: Path) -> None:
         if folder.is_dir():

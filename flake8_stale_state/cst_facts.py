@@ -285,7 +285,7 @@ class AttributeCollector(Visitor):
         self.version_guards = 0  # the `if` statements around the node that test Python's version
 
     def result(self) -> FileFacts:
-        return self.builder.facts
+        return self.builder.finished()
 
     def place_writes(self, wrapper: MetadataWrapper) -> None:
         """Give each write libcst's position."""

@@ -8,7 +8,8 @@ is built from, and libcst's (cst_facts.py), for a file Python's parser rejects. 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from sys import intern
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -37,11 +38,14 @@ class Write(NamedTuple):
 
 
 class ClassInfo(NamedTuple):
-    bases: list[str]  # dotted names
-    decorators: list[str]
-    body_names: list[str]  # names bound in the class body by assignment (fields of framework classes)
+    """What a class statement says of its class. Its sequences are lists while the module is read, tuples once it
+    is (`kept_class`)."""
+
+    bases: Sequence[str]  # dotted names
+    decorators: Sequence[str]
+    body_names: Sequence[str]  # names bound in the class body by assignment (fields of framework classes)
     reads_all: bool  # behaviour depends on every attribute: `self.__dict__` compared, serialised, returned, ...
-    methods: list[str]  # names bound in the class body by `def`
+    methods: Sequence[str]  # names bound in the class body by `def`
     registers: bool  # defines `__setattr__`, which may register the values assigned (as torch.nn.Module does)
     body_calls: dict[str, str]  # name bound in the class body to a call -> the callee's dotted name (`x = Typed()`)
     metaclass: str | None = None  # dotted name of `metaclass=M`, whose methods' `cls.x = v` set the class's `x`
@@ -53,22 +57,22 @@ class ClassInfo(NamedTuple):
     # the methods of other classes it runs on its own objects, "SffIterator._check_eof" for
     # `SffIterator._check_eof(self, handle)`: what that class reads through its receiver is read on its objects
     # too, unless the method is a static one, which has no receiver
-    runs_methods_of: list[str] | tuple[str, ...] = ()  # a list while the module is read (as the next)
-    static_methods: list[str] | tuple[str, ...] = ()  # names bound in the class body by a `@staticmethod` `def`
+    runs_methods_of: Sequence[str] = ()
+    static_methods: Sequence[str] = ()  # names bound in the class body by a `@staticmethod` `def`
     # (function's short name, position) of each call handing the receiver to a function: `sstruct.pack(fmt,
     # self)` is ("pack", 1), which reads the object's whole `__dict__` where `whole_parameters` says so
-    lends_receiver: list[tuple[str, int]] | tuple[tuple[str, int], ...] = ()
+    lends_receiver: Sequence[tuple[str, int]] = ()
     # attributes whose objects its `__getattr__` hands the names it is asked for (`getattr(self._wrapped,
     # name)`): what is read on its objects and is not theirs is read on those
-    forwards_to: list[str] | tuple[str, ...] = ()
+    forwards_to: Sequence[str] = ()
     # (attribute, import, method) where a method stores a value in the attribute and hands it to a call too:
     # ("_arrays", "", "SetData") for a method of the object's own (`self.SetData(arrays)`), ("_handle",
     # "._cffi.lib", "set_user_data") for `lib.set_user_data(handle)` after `from ._cffi import lib`: code the
     # package cannot see may hold on to the value, for as long as the attribute does
-    hands_to: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...] = ()
+    hands_to: Sequence[tuple[str, str, str]] = ()
     # the parameters of its `__init__`: the names code reading back what an object was made with looks up
     # (`for name in inspect.signature(obj.__init__).parameters: getattr(obj, name)`)
-    init_parameters: list[str] | tuple[str, ...] = ()  # a list while the module is read
+    init_parameters: Sequence[str] = ()
     # names a bare annotation in the class body declares (`base_dist: Distribution`), for type checkers: a field
     # where a framework makes fields of annotations (a dataclass's), else assigned by nothing
     annotated: tuple[str, ...] = ()
@@ -236,22 +240,26 @@ class FileFacts:
 
     @classmethod
     def from_data(cls, path: str, data: dict[str, Any], facts_types: Mapping[str, type]) -> FileFacts:
-        """`facts_types`: the type of each check's own facts, by code."""
+        """`facts_types`: the type of each check's own facts, by code. The names are interned: the same few
+        thousand of them recur in every file's facts, which a package's index holds all at once."""
         return cls(
             path=path,
-            writes=list(map(Write._make, data["writes"])),  # _make: tuple's own constructor, the fastest
-            reads=set(data["reads"]),
-            class_reads={k: set(v) for k, v in data["class_reads"].items()},
-            attribute_reads={k: {a: set(n) for a, n in v.items()} for k, v in data["attribute_reads"].items()},
-            fed={k: set(v) for k, v in data["fed"].items()},
+            writes=[Write(intern(w[0]), w[1], w[2], w[3] and intern(w[3]), w[4] and intern(w[4]), intern(w[5]), w[6],
+                          w[7] and intern(w[7]), *w[8:]) for w in data["writes"]],
+            reads=set(map(intern, data["reads"])),
+            class_reads={intern(k): set(map(intern, v)) for k, v in data["class_reads"].items()},
+            attribute_reads={intern(k): {intern(a): set(map(intern, n)) for a, n in v.items()}
+                             for k, v in data["attribute_reads"].items()},
+            fed={k: set(map(intern, v)) for k, v in data["fed"].items()},
             patterns={k: set(v) for k, v in data["patterns"].items()},
-            returns=data["returns"],
+            returns={intern(k): {intern(m): list(map(intern, names)) for m, names in v.items()}
+                     for k, v in data["returns"].items()},
             aliases={k: set(v) for k, v in data["aliases"].items()},
-            classes={k: ClassInfo._make(v) for k, v in data["classes"].items()},
+            classes={intern(k): kept_class(v) for k, v in data["classes"].items()},
             checks=cls.checks_from_data(data["checks"], facts_types),
             signals=decode(Signals, data["signals"]) if data["signals"] else NO_SIGNALS,
             documented=set(data["documented"]),
-            imports=data["imports"],
+            imports={intern(k): intern(v) for k, v in data["imports"].items()},
             star_imports=data["star_imports"],
             made_classes={k: MadeClass._make(v) for k, v in data["made_classes"].items()},
             name_aliases=data["name_aliases"],
@@ -259,9 +267,31 @@ class FileFacts:
             body_lists=data["body_lists"],
             whole_parameters=data["whole_parameters"],
             bound_patterns={k: set(v) for k, v in data["bound_patterns"].items()},
-            returned_calls={k: set(v) for k, v in data["returned_calls"].items()},
+            returned_calls={intern(k): set(map(intern, v)) for k, v in data["returned_calls"].items()},
             error=data["error"],
         )
+
+
+def kept_class(fields: Iterable[Any]) -> ClassInfo:
+    """A class's facts as they are kept once its module is read, made there or decoded: each list a tuple (the
+    empty ones all one), each name interned. A package's index holds every class's facts at once, most of
+    their lists empty and most of their names the same few thousand."""
+    return ClassInfo._make(map(_kept, fields))
+
+
+def _kept(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return intern(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return ()
+        if type(value[0]) is str and type(value[-1]) is str:  # names (a record's other fields are not all names)
+            return tuple(map(intern, value))
+        return tuple(map(_kept, value))
+    if kind is dict:
+        return {intern(key): _kept(item) for key, item in value.items()}
+    return value
 
 
 def placeless(facts: FileFacts) -> FileFacts:
@@ -394,6 +424,11 @@ class FactsBuilder:
         self.class_stack: list[str] = []
         self.import_fallback_depth = 0  # inside `except ImportError:` handlers
         self.entries: dict[int, set[Any]] = {}  # id() of a list `append_new` extends -> its entries, to look up
+
+    def finished(self) -> FileFacts:
+        """The facts, once the module is read: each class's as `kept_class` keeps them."""
+        self.facts.classes = {name: kept_class(info) for name, info in self.facts.classes.items()}
+        return self.facts
 
     def store(self, name: str, line: int, col: int, owner: str | None, constructor: str | None,
               shared: bool, function: bool = False, block: int = 0, given: Collection[str] = (),

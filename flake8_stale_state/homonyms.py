@@ -138,8 +138,8 @@ class References:
             fed=kept({key(cls): names for cls, names in facts.fed.items()}, facts.fed),
             patterns=kept(merged((k, found) for cls, found in facts.patterns.items()
                                  for k in (keys(cls, True) if cls else [cls])), facts.patterns),
-            returns={key(cls): {method: [k for made in classes for k in keys(made, True)] for method, classes in
-                                methods.items()} for cls, methods in facts.returns.items()},
+            returns=kept({key(cls): self._keyed_returns(methods) for cls, methods in facts.returns.items()},
+                         facts.returns),
             aliases=kept({key(cls): prefixes for cls, prefixes in facts.aliases.items()}, facts.aliases),
             classes=kept({key(cls): self._keyed_class(info) for cls, info in facts.classes.items()}, facts.classes),
             made_classes={key(cls): MadeClass(made.callee, [k for base in made.bases for k in keys(base)])
@@ -156,10 +156,15 @@ class References:
             return write
         return write._replace(cls=cls, constructor=constructor)
 
+    def _keyed_returns(self, methods: dict[str, list[str]]) -> dict[str, list[str]]:
+        """The classes a class's methods return, by key; the facts' own table where that names no homonym."""
+        keyed = {method: [k for made in classes for k in self.keys(made, True)] for method, classes in methods.items()}
+        return methods if keyed == methods else keyed
+
     def _keyed_class(self, info: ClassInfo) -> ClassInfo:
-        runs = [f"{k}.{method}" for run in info.runs_methods_of
-                for other, _, method in [run.rpartition(".")] for k in self.keys(other, shortened=True)]
-        bases, metaclass = [k for base in info.bases for k in self.keys(base)], self.key(info.metaclass)
+        runs = tuple(f"{k}.{method}" for run in info.runs_methods_of
+                     for other, _, method in [run.rpartition(".")] for k in self.keys(other, shortened=True))
+        bases, metaclass = tuple(k for base in info.bases for k in self.keys(base)), self.key(info.metaclass)
         if bases == info.bases and metaclass == info.metaclass and runs == info.runs_methods_of:
             return info
         return info._replace(bases=bases, metaclass=metaclass, runs_methods_of=runs)

@@ -7,6 +7,7 @@ import builtins
 import dataclasses
 import functools
 import gc
+import json
 import os
 import time
 from collections import Counter
@@ -1109,12 +1110,31 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _read_and_make(item: tuple[FactsKind, str, str, FileFacts | None, FactsCache]) -> tuple[str, dict] | None:
-    """`read_and_make` in a worker, with the cycle collector paused."""
+def _read_and_make(item: tuple[FactsKind, str, str, FileFacts | None, FactsCache]
+                   ) -> tuple[str, dict, bool] | None:
+    """`read_and_make` in a worker, with the cycle collector paused: the facts' digest, their data, and whether
+    that data is the checks' own alone, where the rest is the summary the main process sent (it holds that
+    summary already: a copy would double it in its memory)."""
     kind, path, key_path, summary, cache = item
     with collector_paused():
         facts = read_and_make(kind, path, key_path, cache, summary)
-    return None if facts is None else (facts.digest, facts.to_data())
+    if facts is None:
+        return None
+    if summary is not None and facts.error is None and summary.error is None and facts.digest == summary.digest:
+        return facts.digest, FileFacts.checks_to_data(facts.checks), True
+    return facts.digest, facts.to_data(), False
+
+
+def _received(result: tuple[str, dict, bool], key_path: str, kind: FactsKind, summary: FileFacts | None
+              ) -> FileFacts:
+    """The facts `_read_and_make` sent."""
+    digest, data, checks_alone = result
+    if checks_alone:
+        assert summary is not None
+        return replace(summary, path=key_path, checks=FileFacts.checks_from_data(data, kind.facts_types))
+    facts = FileFacts.from_data(key_path, data, kind.facts_types)
+    facts.digest = digest
+    return facts
 
 
 def _can_fork_workers() -> bool:
@@ -1150,15 +1170,10 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count)
         if self._pool is None or len(items) < 2:
             return [read_and_make(kind, path, key_path, cache, summary) for kind, path, key_path, summary in items]
-        made: list[FileFacts | None] = []
         results = self._pool.map(_read_and_make, [(*item, cache) for item in items],
                                  chunksize=max(1, len(items) // 64))
-        for (kind, _, key_path, _), result in zip(items, results):
-            facts = None if result is None else FileFacts.from_data(key_path, result[1], kind.facts_types)
-            if facts is not None:
-                facts.digest = result[0]
-            made.append(facts)
-        return made
+        return [None if result is None else _received(result, key_path, kind, summary)
+                for (kind, _, key_path, summary), result in zip(items, results)]
 
 
 def gather_facts(wanted: Mapping[Path, FactsKind], cache: FactsCache, resolve: Callable[[Path], Path] = real_path,
@@ -1202,15 +1217,18 @@ def trusted(status: list[int] | None, since: int) -> bool:
     return status is not None and max(status[1], status[2]) < since - RACY_NANOSECONDS
 
 
-def _recorded(record: object, status: list[int] | None, path: str, kind: FactsKind) -> FileFacts | None:
+def _recorded(record: str | None, status: list[int] | None, path: str, kind: FactsKind) -> FileFacts | None:
     """The facts a package entry recorded of a file, if its status is the one recorded."""
-    if status is None or not isinstance(record, list) or len(record) != 3 or record[0] != status:
+    if status is None or record is None:
         return None
     try:
-        facts = FileFacts.from_data(path, record[2], kind.facts_types)
-    except (ValueError, KeyError, TypeError, AttributeError):
+        recorded_status, digest, data = json.loads(record)
+        if recorded_status != status:
+            return None
+        facts = FileFacts.from_data(path, data, kind.facts_types)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
-    facts.digest = str(record[1])
+    facts.digest = str(digest)
     return facts
 
 
@@ -1236,7 +1254,8 @@ def package_facts(name: str, files: Sequence[Path], kind: FactsKind, cache: Fact
             entry[path] = recorded[path]
         elif facts.error is None:  # a failure is retried next run
             status = statuses[path]
-            entry[path] = [status if trusted(status, started) else None, facts.digest, facts.to_data()]
+            entry[path] = json.dumps([status if trusted(status, started) else None, facts.digest, facts.to_data()],
+                                     separators=(",", ":"))
     if entry.keys() != recorded.keys() or len(known) < len(entry):
         cache.store_package(name, kind.key, entry)
     return gathered

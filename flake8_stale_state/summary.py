@@ -3147,7 +3147,7 @@ def summary_of_tree(path: str, tree: ast.Module, source: str | bytes) -> FileFac
         summarizer.resolve_module_names(tree)
     except RecursionError:
         return FileFacts(path=path, error="nested too deeply to analyse")
-    facts = summarizer.builder.facts
+    facts = summarizer.builder.finished()
     facts.path = path
     # SS102's collector judges a class by all it sees of the classes of that name (their attributes' bindings)
     facts.signals = Signals(summarizer.guarded_loop, summarizer.rebuild_method, summarizer.rebuild_spans(),

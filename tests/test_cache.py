@@ -295,23 +295,43 @@ def test_a_file_just_written_is_read_again_next_run(project, capsys, monkeypatch
     assert counts["sources"] == len(list((project / "pipe").glob("*.py")))
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "records of another shape", "facts of another shape"])
+def package_entries(project: Path) -> list[Path]:
+    """The package entries: a head naming the entry's key, then a line per file, its path and its record."""
+    return sorted((project / "cache").rglob("*.jsonl"))
+
+
+def package_records(entry: Path) -> tuple[dict, dict[str, list]]:
+    head, *lines = entry.read_text().splitlines()
+    records = {}
+    for line in lines:
+        path, record = line.split("\t")
+        records[json.loads(path)] = json.loads(record)
+    return json.loads(head), records
+
+
+DAMAGES = {
+    "garbage": lambda text, head, records: "not json {",
+    "truncated": lambda text, head, records: text[: len(text) // 2],
+    "another entry's head": lambda text, head, records: text.replace(head["key"], "0" * 64, 1),
+    "a line without its path": lambda text, head, records: text.replace("\t", " "),
+    "records of another shape": lambda text, head, records: "\n".join(
+        [json.dumps(head), *(f"{json.dumps(path)}\t[1,2]" for path in records)]),
+    "facts of another shape": lambda text, head, records: "\n".join(
+        [json.dumps(head), *(f"{json.dumps(path)}\t{json.dumps([status, digest, {'writes': 1}])}"
+                             for path, (status, digest, _) in records.items())]),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_package_entry_is_rebuilt(project, capsys, settled, damage):
     assert findings(capsys) == EXPECTED
-    package_entries = [entry for entry in entries(project) if '"files":' in entry.read_text()]
-    assert package_entries  # the package's (its classes derive from none outside it)
-    for entry in package_entries:
-        data = json.loads(entry.read_text())
-        text = entry.read_text()
-        entry.write_text({
-            "garbage": "not json {", "truncated": text[: len(text) // 2],
-            "records of another shape": json.dumps({**data, "files": {path: [1, 2] for path in data["files"]}}),
-            "facts of another shape": json.dumps({**data, "files": {
-                path: [status, digest, {"writes": 1}] for path, (status, digest, _) in data["files"].items()}}),
-        }[damage])
+    entries = package_entries(project)
+    assert entries  # the package's (its classes derive from none outside it)
+    for entry in entries:
+        entry.write_text(DAMAGES[damage](entry.read_text(), *package_records(entry)))
     assert findings(capsys) == EXPECTED
-    for entry in package_entries:  # written anew
-        data = json.loads(entry.read_text())
-        assert data["key"] == entry.stem
-        assert all(isinstance(facts["writes"], list) for _, _, facts in data["files"].values())
+    for entry in entries:  # written anew
+        head, records = package_records(entry)
+        assert head == {"key": entry.stem}
+        assert records and all(isinstance(facts["writes"], list) for _, _, facts in records.values())
     assert findings(capsys) == EXPECTED
