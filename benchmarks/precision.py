@@ -316,6 +316,13 @@ LAYOUT = {
     "minimalmodbus": ("minimalmodbus.py", None), "objgraph": ("objgraph.py", None), "pygatt": ("pygatt", "tests"),
     "pyinstrument": ("pyinstrument", "test"), "pympler": ("pympler", "test"), "pysimplegui": ("PySimpleGUI", None),
     "python-mpv": ("mpv.py", None), "sounddevice": ("src/sounddevice.py", None),
+    # the forty-first corpus, frozen at 601e270
+    "apischema": ("apischema", None), "dataclass-wizard": ("dataclass_wizard", "tests"),
+    "dataclasses-json": ("dataclasses_json", None), "fiddle": ("fiddle", None), "gin-config": ("gin", None),
+    "inspyred": ("inspyred", "tests"), "mashumaro": ("mashumaro", "tests"), "ml-collections": ("ml_collections", None),
+    "platypus-opt": ("platypus", None), "pygad": ("pygad", "tests"), "pyserde": ("serde", "tests"),
+    "sacred": ("sacred", "tests"), "scikit-optimize": ("skopt", None), "simple-parsing": ("simple_parsing", "test"),
+    "tyro": ("src/tyro", "tests"),
 }
 # distributions labelled by a seeded random sample of their findings (plus every finding with a hint): the
 # precision is that of the sample, and their other findings are not listed as unlabelled
