@@ -400,8 +400,12 @@ class LibraryClasses:
                 facts, package = summary
                 info = facts.classes.get(name)
                 fallback = self.finder.fallback_of(facts)
-                if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`
-                    found = [qualified_name(name, facts.imports, package, fallback)]
+                if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`, or
+                    # bound to another name at the module's top (`Flag = _flag.Flag`, `Handler = _Handler`)
+                    bound = facts.name_aliases.get(name)
+                    found = [qualified_name(name, facts.imports, package, fallback) or (bound and (
+                        qualified_name(bound, facts.imports, package, fallback)
+                        or (f"{module}.{bound}" if bound in facts.classes else None)))]
                     if found[0] is None:
                         found = [f"{star}.{name}" for star in star_modules(facts, package)]
                 else:

@@ -711,3 +711,24 @@ def test_a_base_under_six_moves_is_the_module_six_names_it_for(project, env, cap
     _, found, _ = run_cli(capsys, "--no-cache", "--python", str(env), "pkg/server.py")
     assert [line.split("'")[1] for line in found] == ["fake_option", "other"]
     assert nothing_ran(project)
+
+
+def test_a_library_base_bound_to_another_name_at_its_module_s_top(project, env, capsys):
+    """`Flag = _flag.Flag` in a library's `__init__.py` re-exports the class as an import would (absl's flags); a
+    name bound to no class there leads nowhere."""
+    site = env / "lib" / "python3.11" / "site-packages" / "fakeflags"
+    site.mkdir()
+    (site / "__init__.py").write_text(
+        "from fakeflags import _flag\n\nFlag = _flag.Flag\nLocal = _Local\nDefault = 3\n\n\n"
+        "class _Local:\n    def parse(self):\n        return self.present\n")
+    (site / "_flag.py").write_text("class Flag:\n    def unparse(self):\n        return self.using_default_value\n")
+    (project / "pkg" / "flags.py").write_text(
+        "import fakeflags\n\n\nclass Exported(fakeflags.Flag):\n    def reset(self):\n"
+        "        self.using_default_value = True\n        self.present = 0\n\n\n"
+        "class Aliased(fakeflags.Local):\n    def reset(self):\n        self.using_default_value = True\n"
+        "        self.present = 0\n\n\nclass Unbound(fakeflags.Default):\n    def reset(self):\n"
+        "        self.using_default_value = True\n")
+    _, found, _ = run_cli(capsys, "--no-cache", "--python", str(env), "pkg/flags.py")
+    assert [line.split(":")[1] + " " + line.split("'")[1] for line in found] == [
+        "7 present", "12 using_default_value", "18 using_default_value"]
+    assert nothing_ran(project)
