@@ -201,6 +201,9 @@ class FileFacts:
     bound_patterns: dict[str, set[str]] = field(default_factory=dict)
     # function's short name -> the short names of the callees whose results it returns (`return Field(...)`)
     returned_calls: dict[str, set[str]] = field(default_factory=dict)
+    # functions decorated with `@dataclass_transform()` (PEP 681): class decorators making dataclass-like classes,
+    # whose fields the decorator's code reads (flet's `@value`, `@control`)
+    dataclass_makers: list[str] = field(default_factory=list)
     error: str | None = None
     digest: str = ""  # content key of the source these facts were collected from; not stored
 
@@ -227,6 +230,7 @@ class FileFacts:
             "whole_parameters": self.whole_parameters,
             "bound_patterns": {k: sorted(v) for k, v in self.bound_patterns.items()},
             "returned_calls": {k: sorted(v) for k, v in self.returned_calls.items()},
+            "dataclass_makers": self.dataclass_makers,
             "error": self.error,
         }
 
@@ -268,6 +272,7 @@ class FileFacts:
             whole_parameters=data["whole_parameters"],
             bound_patterns={k: set(v) for k, v in data["bound_patterns"].items()},
             returned_calls={intern(k): set(map(intern, v)) for k, v in data["returned_calls"].items()},
+            dataclass_makers=data["dataclass_makers"],
             error=data["error"],
         )
 
@@ -478,6 +483,9 @@ class FactsBuilder:
             self.read(pattern, on, as_written=False)
         elif on is not None or len(pattern.replace("*", "")) >= UNTYPED_PATTERN_TEXT:
             self.facts.patterns.setdefault(on or "", set()).add(pattern)
+
+    def makes_dataclasses(self, function: str) -> None:
+        self.append_new(self.facts.dataclass_makers, function)
 
     def returns_call(self, function: str, callee: str) -> None:
         self.facts.returned_calls.setdefault(function, set()).add(callee.rsplit(".", 1)[-1])

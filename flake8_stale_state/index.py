@@ -302,6 +302,12 @@ class PackageIndex:
 
     @of_structure
     @cached_property
+    def _dataclass_makers(self) -> frozenset[str]:
+        """The package's functions that make dataclass-like classes of those they decorate (`dataclass_makers`)."""
+        return frozenset(name for facts in self.files.values() for name in facts.dataclass_makers)
+
+    @of_structure
+    @cached_property
     def traits(self) -> dict[str, set[str]]:
         """Class name -> {"framework", "module", "registers", "reads_all", "reads_public", "exception"}, inherited
         along bases within the package."""
@@ -310,7 +316,7 @@ class PackageIndex:
         for path, facts in self.files.items():  # bases by the names they are spelt with
             for cls, info in facts.classes.items():
                 own = traits.setdefault(self.own_key(path, cls), set())
-                if {short(d) for d in info.decorators} & FRAMEWORK_DECORATORS:
+                if {short(d) for d in info.decorators} & (FRAMEWORK_DECORATORS | self._dataclass_makers):
                     own.add("framework")
                 if {short(b) for b in info.bases} & FRAMEWORK_BASES:
                     own.add("framework")

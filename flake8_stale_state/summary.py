@@ -184,8 +184,10 @@ SELF_REFERENCE = re.compile(r"(?<![\w.])self\.([A-Za-z_]\w*)")
 # a line of a docstring's example: `>>> code` or its continuation `... code`
 DOCTEST_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)(?: (.*))?$")
 # an entry of a section: `name: text`, `name (type): text`, `name    text` (a table), `name (text)`, `name` or
-# `.name` alone
-ENTRY = re.compile(r"^(\s*)(?:[-*+]\s+|\.)?(\w+)(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s+(?:--|-|\u2013)\s|\s*$)")
+# `.name` alone; the name marked up or not (`*name*`, `**name**`, ` ``name`` `: `- *name* -- text`)
+MARKUP = r"(?:\*{1,2}|`{1,2})?"
+ENTRY = re.compile(rf"^(\s*)(?:[-*+]\s+|\.)?{MARKUP}(\w+){MARKUP}"
+                   r"(?:\s*(?:\(.*\))?\s*:|\s{2,}\S|\s+\(|\s+(?:--|-|\u2013)\s|\s*$)")
 NUMPY_ENTRY = re.compile(r"^(\s*)(\w+)\s*(?::.*)?$")
 
 
@@ -2926,6 +2928,8 @@ class Summarizer(ast.NodeVisitor):
                 self.class_lists[-1].defined.setdefault(node.name, [])
         if lists is not None:
             self.method_lists.append(lists)
+        if method is None and any(d.rsplit(".", 1)[-1] == "dataclass_transform" for d in decorators):
+            self.builder.makes_dataclasses(node.name)
         if method is not None:
             outer = node.decorator_list[0] if node.decorator_list else None
             self.builder.method(node.name, decorators,
