@@ -335,3 +335,22 @@ def test_a_damaged_package_entry_is_rebuilt(project, capsys, settled, damage):
         assert head == {"key": entry.stem}
         assert records and all(isinstance(facts["writes"], list) for _, _, facts in records.values())
     assert findings(capsys) == EXPECTED
+
+
+def test_facts_made_and_facts_read_back_are_equal():
+    """An editor's change compares the file's facts made now with those the index read from the cache, to keep
+    what the change leaves true (`PackageIndex.with_file`): the same facts compare equal whichever way they came,
+    each class's lists tuples, its names interned."""
+    from flake8_stale_state.summary import summarize
+
+    compared = 0
+    for path in sorted(FIXTURES.rglob("*.py")):
+        made = summarize(str(path), path.read_bytes())
+        if made.error is not None:
+            continue
+        read = FileFacts.from_data(made.path, json.loads(json.dumps(made.to_data())), index_module.SUMMARY.facts_types)
+        assert read == made, path
+        for fresh, decoded in zip(made.classes.values(), read.classes.values()):
+            assert all(type(field) is not list for field in (*fresh, *decoded)), path
+        compared += bool(made.classes)
+    assert compared > 100
