@@ -8,10 +8,10 @@ is built from, and libcst's (cst_facts.py), for a file Python's parser rejects. 
 from __future__ import annotations
 
 import re
-from sys import intern
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from sys import intern
 from typing import Any, NamedTuple
 
 from flake8_stale_state.codec import decode, encode
@@ -248,6 +248,7 @@ class FileFacts:
         thousand of them recur in every file's facts, which a package's index holds all at once."""
         return cls(
             path=path,
+            # a write's names: its attribute, class, method, owner and constructor
             writes=[Write(intern(w[0]), w[1], w[2], w[3] and intern(w[3]), w[4] and intern(w[4]), intern(w[5]), w[6],
                           w[7] and intern(w[7]), *w[8:]) for w in data["writes"]],
             reads=set(map(intern, data["reads"])),
