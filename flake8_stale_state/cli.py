@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except NotAnEnvironment as error:
         raise UsageError(str(error)) from None
     targets = list(files_to_check(args.paths, analyzer.python_files))
-    analyzer.prepare(path for path in targets if isinstance(path, Path))
+    analyzer.prepare((path for path in targets if isinstance(path, Path)), recall=not (args.fix or args.diff))
     fixes = apply_fixes(analyzer, targets, select, ignore, write=args.fix) if args.fix or args.diff else EXIT_CLEAN
     findings: list[Finding] = []
     problems: list[Problem] = []

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from flake8_stale_state import memo
@@ -67,6 +67,10 @@ class Analyzer:
         self.environment = find_environment(settings.python)  # NotAnEnvironment: the option names none
         self._reported: set[str] = set()  # missing bases named so far
         self._recalled: set[str] = set()  # missing bases the remembered findings were made with
+        # packages whose findings were remembered whole (`prepare(recall=True)`): their files, and each one's
+        # findings by resolved path; and for the others, what this run finds, to remember once every file is checked
+        self._remembered: dict[tuple[Path, ...], tuple[frozenset[str], dict[str, list[Finding]]]] = {}
+        self._gathering: dict[tuple[Path, ...], Gathering] = {}
         self._documentation: dict[Path, list[Path]] = {}  # by package root
 
     def _real(self, path: Path) -> Path:
@@ -231,9 +235,15 @@ class Analyzer:
                 known = self._kinds[key] = (facts, index, self._full_kind(facts, index))
         return known[2]
 
-    def prepare(self, paths: Iterable[Path]) -> None:
+    def prepare(self, paths: Iterable[Path], recall: bool = False) -> None:
         """Build the indexes of `paths`' packages, then the full facts of those files a check may report on,
-        all at once and in parallel, rather than one by one as `check` would."""
+        all at once and in parallel, rather than one by one as `check` would. `recall`: the files will be
+        checked as the disk holds them, so a package whose findings are remembered needs no index."""
+        if recall:
+            paths = list(paths)
+            for roots in dict.fromkeys(map(self.package_key, paths)):
+                self._recall_package(roots)
+            paths = [path for path in paths if self.package_key(path) not in self._remembered]
         with Workers() as workers:  # one pool for every batch of the run
             if self.index_kind.full:
                 for path in paths:
@@ -256,10 +266,45 @@ class Analyzer:
                 self._full.update(gather_facts(kinds, self._cache(root), self._real, workers, summaries))
             gc.freeze()  # as `index_for` does: these facts serve the whole run
 
+    def _recall_package(self, roots: tuple[Path, ...]) -> None:
+        """The package's findings, where remembered whole; else the start of their gathering, to remember."""
+        cache = self._memo_cache(roots)
+        inputs, since, files = self._package_inputs(roots) if cache is not None else (None, 0, frozenset())
+        if cache is None or inputs is None:
+            return
+        remembered = memo.recall(cache, inputs, self._finder(roots))
+        if remembered is None:
+            self._gathering[roots] = Gathering(inputs, since, files)
+            return
+        self._recalled.update(remembered.missing)
+        by_file: dict[str, list[Finding]] = {}
+        for finding in remembered.findings:
+            by_file.setdefault(finding.path, []).append(finding)
+        self._remembered[roots] = files, by_file
+
+    def _gathered(self, roots: tuple[Path, ...], key: str, found: list[Finding]) -> None:
+        """Remember the package's findings once this run has checked every file of it from the disk."""
+        gathering = self._gathering.get(roots)
+        if gathering is None or key not in gathering.files:
+            return
+        gathering.found[key] = found
+        if gathering.found.keys() == gathering.files:
+            del self._gathering[roots]
+            index, cache = self._indexes[roots], self._memo_cache(roots)
+            if cache is not None:
+                every = tuple(finding for file_findings in gathering.found.values() for finding in file_findings)
+                memo.remember(cache, gathering.inputs, memo.Remembered(every, tuple(index.libraries.missing)),
+                              index.libraries.finder, gathering.since)
+
     def check(self, path: Path, source: str | bytes | None = None, display: str | None = None) -> list[Finding]:
         """Findings for one file; `source` stands for the file's content when it is not the disk's (stdin, editor)."""
         display = display or str(path)
         key = str(self._real(path))
+        from_disk = source is None
+        if from_disk:
+            files, remembered = self._remembered.get(self.package_key(path), (frozenset(), {}))
+            if key in files:
+                return sorted(displayed(finding, key, display) for finding in remembered.get(key, ()))
         found: Iterable[Finding] | None = None
         inputs, since = None, 0  # the key of the findings remembered, where they are, and its statuses' time
         remembering = self._remembering(path)
@@ -269,7 +314,7 @@ class Analyzer:
                 return unreadable(display)
             inputs, since = self._inputs_key(path, key, source)
             if inputs is not None:
-                remembered = memo.recall(remembering, inputs, self._finder(path))
+                remembered = memo.recall(remembering, inputs, self._finder(self.package_key(path)))
                 if remembered is not None:
                     self._recalled.update(remembered.missing)
                     found = remembered.findings
@@ -281,6 +326,8 @@ class Analyzer:
                 index = self._indexes[self.package_key(path)]
                 memo.remember(remembering, inputs, memo.Remembered(tuple(found), tuple(index.libraries.missing)),
                               index.libraries.finder, since)
+            if from_disk:
+                self._gathered(self.package_key(path), key, found)
         return sorted(displayed(finding, key, display) for finding in found)
 
     def _found(self, path: Path, key: str, source: str | bytes | None) -> list[Finding] | None:
@@ -321,23 +368,36 @@ class Analyzer:
         index it has not built: flake8 given one file on stdin. A run that built the index (a whole package's,
         an editor's) checks against it, edits included."""
         roots = self.package_key(path)
-        if roots in self._indexes or not (self.settings.use_cache and self.settings.package_entries) or disabled():
+        return None if roots in self._indexes else self._memo_cache(roots)
+
+    def _memo_cache(self, roots: tuple[Path, ...]) -> FactsCache | None:
+        """The cache findings are remembered in, where the settings let the cache be used."""
+        if not (self.settings.use_cache and self.settings.package_entries) or disabled():
             return None
         cache = self._cache(roots[0])
         return cache if cache.folder is not None else None
 
+    def _statuses(self, roots: tuple[Path, ...]) -> list[tuple[str, list[int] | None]]:
+        """The statuses of the package's files and of the project's documentation pages, by path."""
+        statuses = [(real, file_status(name)) for name, real in self._package_listing(roots)]
+        return statuses + [(str(page), file_status(page)) for page in self._pages(roots[0])]
+
     def _inputs_key(self, path: Path, key: str, source: str | bytes) -> tuple[str | None, int]:
         """`memo.inputs_key` of the file's content, in its package and project as they are on the disk; and
         when their statuses were taken."""
-        roots = self.package_key(path)
         since = time.time_ns()
-        statuses = [(real, file_status(name)) for name, real in self._package_listing(roots)]
-        statuses += [(str(page), file_status(page)) for page in self._pages(roots[0])]
+        statuses = self._statuses(self.package_key(path))
         return memo.inputs_key(self.settings, self.environment, key, source_digest(source), statuses, since), since
 
-    def _finder(self, path: Path) -> ModuleFinder:
+    def _package_inputs(self, roots: tuple[Path, ...]) -> tuple[str | None, int, frozenset[str]]:
+        """`memo.package_key` of the package as the disk holds it, when its statuses were taken, and its files."""
+        since = time.time_ns()
+        files = frozenset(real for _, real in self._package_listing(roots))
+        key = memo.package_key(self.settings, self.environment, map(str, roots), self._statuses(roots), since)
+        return key, since, files
+
+    def _finder(self, roots: tuple[Path, ...]) -> ModuleFinder:
         """A finder of the package's bases in the environment, to ask again what the findings were made from."""
-        roots = self.package_key(path)
         return ModuleFinder(self.environment, own_modules(roots, self._package_names(roots)))
 
     def update(self, path: Path, source: str | bytes | None = None) -> bool:
@@ -348,6 +408,9 @@ class Analyzer:
         does not make its reads vanish from the checks of the others.
         """
         roots = self.package_key(path)
+        # the disk's content changed, or an editor's differs: what was remembered, or gathered, of it no longer holds
+        self._remembered.pop(roots, None)
+        self._gathering.pop(roots, None)
         index = self._indexes.get(roots)
         if index is None:
             return False  # built from the disk when first needed
@@ -367,6 +430,16 @@ class Analyzer:
         self._indexes[roots] = index.with_file(facts)
         self._kinds.clear()
         return True
+
+
+@dataclass
+class Gathering:
+    """A package's findings as this run checks its files from the disk, to remember once all are checked."""
+
+    inputs: str  # `memo.package_key`
+    since: int  # when the statuses it was made of were taken
+    files: frozenset[str]  # resolved paths
+    found: dict[str, list[Finding]] = field(default_factory=dict)
 
 
 def unreadable(display: str) -> list[Finding]:

@@ -1,6 +1,8 @@
 """A file's findings remembered with what they were made from, for a front end that checks one file of a
-package in a process of its own (flake8 reading stdin, as editors run it on opening and saving a file): where
-nothing the findings were made from has changed, they are the findings, and the package's index is not built.
+package in a process of its own (flake8 reading stdin, as editors run it on opening and saving a file); and a
+whole package's, for a run that checks every file of it as the disk holds them (the command, run again on an
+unchanged tree): where nothing the findings were made from has changed, they are the findings, and the
+package's index is not built.
 
 Findings are made from the tool's code and settings, the checked content, the package's files and the
 project's documentation pages, the Python running the check and the environment being checked: these key the
@@ -46,6 +48,13 @@ def inputs_key(settings: Settings, environment: Environment, path: str, digest: 
     settings = replace(settings, cache_dir=None, run_cache_dir=None, use_cache=True, package_entries=True)
     inputs = [repr(settings), repr(environment), sys.version, path, digest, statuses]
     return hashlib.sha256(json.dumps(inputs, default=str).encode()).hexdigest()
+
+
+def package_key(settings: Settings, environment: Environment, roots: Iterable[str],
+                statuses: Iterable[tuple[str, list[int] | None]], since: int) -> str | None:
+    """The key of the findings of a whole package, every file as the disk holds it (`inputs_key`: the files'
+    statuses stand for their contents)."""
+    return inputs_key(settings, environment, "+".join(roots), "", statuses, since)
 
 
 def recall(cache: FactsCache, key: str, finder: ModuleFinder) -> Remembered | None:

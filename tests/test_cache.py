@@ -254,8 +254,29 @@ def test_a_warm_run_reads_one_package_entry_and_no_file(project, capsys, monkeyp
     assert findings(capsys) == EXPECTED
     counts = counting_cache_reads(monkeypatch)
     assert findings(capsys) == EXPECTED
-    # the package's entry and that of its bases from outside it: neither a source nor a file's entry read
-    assert counts == {"package entries": 2, "file entries": 0, "sources": 0}
+    # nothing changed: the package's findings are remembered whole, and no index is built
+    assert counts == {"package entries": 0, "file entries": 0, "sources": 0}
+    extra = project / "pipe" / "extra3.py"
+    extra.write_text(extra.read_text() + "\n\nclass Added:\n    pass\n")
+    assert findings(capsys) == EXPECTED
+    # one file changed: the package's entry and that of its bases from outside it, and that file alone, read
+    # (for its content's key, its facts looked up by it, then again to make them)
+    assert counts == {"package entries": 2, "file entries": 1, "sources": 2}
+    counts.update(dict.fromkeys(counts, 0))
+    assert findings(capsys) == EXPECTED
+    assert counts == {"package entries": 0, "file entries": 0, "sources": 0}  # remembered again
+
+
+def test_remembered_findings_follow_a_change_to_any_file_of_the_package(project, capsys, settled):
+    """A package's findings are remembered with the statuses of all its files: a change in a file that holds
+    no finding makes another file's finding go."""
+    assert findings(capsys) == EXPECTED
+    assert findings(capsys) == EXPECTED
+    (project / "pipe" / "reader.py").write_text("def show(module):\n    return module.interval_was_zero\n")
+    assert findings(capsys) == EXPECTED[1:]
+    assert findings(capsys) == EXPECTED[1:]
+    (project / "pipe" / "reader.py").unlink()
+    assert findings(capsys) == EXPECTED
 
 
 def test_a_file_changed_after_the_index_was_built_is_read_again_once_the_analyzer_is_told(project, capsys):
@@ -322,6 +343,13 @@ DAMAGES = {
 }
 
 
+def forget_findings(project: Path) -> None:
+    """Drop the findings remembered whole, which would answer an unchanged tree without the package entry."""
+    for entry in entries(project):
+        if '"findings":' in entry.read_text():
+            entry.unlink()
+
+
 @pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_package_entry_is_rebuilt(project, capsys, settled, damage):
     assert findings(capsys) == EXPECTED
@@ -329,6 +357,7 @@ def test_a_damaged_package_entry_is_rebuilt(project, capsys, settled, damage):
     assert entries  # the package's (its classes derive from none outside it)
     for entry in entries:
         entry.write_text(DAMAGES[damage](entry.read_text(), *package_records(entry)))
+    forget_findings(project)
     assert findings(capsys) == EXPECTED
     for entry in entries:  # written anew
         head, records = package_records(entry)
