@@ -290,8 +290,8 @@ class Analyzer:
         gathering.found[key] = found
         if gathering.found.keys() == gathering.files:
             del self._gathering[roots]
-            index, cache = self._indexes[roots], self._memo_cache(roots)
-            if cache is not None:
+            index, cache = self._indexes.get(roots), self._memo_cache(roots)
+            if index is not None and cache is not None:  # made by this run's index, not recalled file by file
                 every = tuple(finding for file_findings in gathering.found.values() for finding in file_findings)
                 memo.remember(cache, gathering.inputs, memo.Remembered(every, tuple(index.libraries.missing)),
                               index.libraries.finder, gathering.since)
