@@ -269,8 +269,10 @@ class Analyzer:
     def _recall_package(self, roots: tuple[Path, ...]) -> None:
         """The package's findings, where remembered whole; else the start of their gathering, to remember."""
         cache = self._memo_cache(roots)
-        inputs, since, files = self._package_inputs(roots) if cache is not None else (None, 0, frozenset())
-        if cache is None or inputs is None:
+        if cache is None:
+            return
+        inputs, since, files = self._package_inputs(roots)
+        if inputs is None:  # a file changed a moment ago: nothing is recalled, or remembered
             return
         remembered = memo.recall(cache, inputs, self._finder(roots))
         if remembered is None:
