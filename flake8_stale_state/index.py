@@ -312,11 +312,12 @@ class PackageIndex:
         """Class name -> {"framework", "module", "registers", "reads_all", "reads_public", "exception"}, inherited
         along bases within the package."""
         configured = {short(name) for name in self.framework_bases}
+        making_fields = FRAMEWORK_DECORATORS | self._dataclass_makers
         traits: dict[str, set[str]] = {}
         for path, facts in self.files.items():  # bases by the names they are spelt with
             for cls, info in facts.classes.items():
                 own = traits.setdefault(self.own_key(path, cls), set())
-                if {short(d) for d in info.decorators} & (FRAMEWORK_DECORATORS | self._dataclass_makers):
+                if {short(d) for d in info.decorators} & making_fields:
                     own.add("framework")
                 if {short(b) for b in info.bases} & FRAMEWORK_BASES:
                     own.add("framework")

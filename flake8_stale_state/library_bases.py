@@ -251,6 +251,13 @@ def compiled_stdlib_members(qualified: str) -> tuple[frozenset[str], frozenset[s
     return frozenset(members), frozenset(methods)
 
 
+def _bound_class(bound: str, facts: FileFacts, module: str, package: str,
+                 fallback: Callable[[str], str | None]) -> str | None:
+    """The class a module's top-level name is bound to (`Flag = _flag.Flag`): one it imports, or its own."""
+    return qualified_name(bound, facts.imports, package, fallback) or (
+        f"{module}.{bound}" if bound in facts.classes else None)
+
+
 def moved_modules(six: Path) -> dict[str, str]:
     """six's table of the modules it moves, read from its source: `MovedModule("http_client", "httplib",
     "http.client")` -> {"http_client": "http.client"} (Python 3's name, the first where it gives one)."""
@@ -403,10 +410,9 @@ class LibraryClasses:
                 if info is None:  # re-exported: `from .case import TestCase`, `from .modules import *`, or
                     # bound to another name at the module's top (`Flag = _flag.Flag`, `Handler = _Handler`)
                     bound = facts.name_aliases.get(name)
-                    found = [qualified_name(name, facts.imports, package, fallback) or (bound and (
-                        qualified_name(bound, facts.imports, package, fallback)
-                        or (f"{module}.{bound}" if bound in facts.classes else None)))]
-                    if found[0] is None:
+                    found = [qualified_name(name, facts.imports, package, fallback)
+                             or (bound and _bound_class(bound, facts, module, package, fallback))]
+                    if not found[0]:
                         found = [f"{star}.{name}" for star in star_modules(facts, package)]
                 else:
                     # what it reads through `self`, and what its body declares (`delimiter = None` in `csv.Dialect`,
